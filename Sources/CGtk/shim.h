@@ -1,0 +1,2 @@
+// Umbrella header: what Swift sees of this C library.
+#include <gtk/gtk.h>

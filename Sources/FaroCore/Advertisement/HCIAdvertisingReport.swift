@@ -1,0 +1,122 @@
+/// One advertising report from an HCI LE Advertising Report event (legacy 0x02 or extended 0x0D).
+public struct AdvertisingReport: Hashable, Sendable {
+    /// ADV_IND 0 … SCAN_RSP 4 for legacy reports; the 16-bit properties field for extended ones.
+    public var eventType: UInt16
+    /// 0 public, 1 random, 2/3 resolved identities.
+    public var addressType: UInt8
+    public var address: BluetoothAddress
+    /// Received signal strength in dBm; nil where the controller reported 127 ("not available").
+    public var rssi: Int8?
+    /// The raw AD structures of this report.
+    public var data: [UInt8]
+    /// True for reports from the extended event (subevent 0x0D).
+    public var isExtended: Bool
+}
+
+/// Why bytes are not a usable LE Advertising Report event.
+public enum HCIEventRejection: Error, Equatable, Sendable, CustomStringConvertible {
+    case tooShort(Int)
+    case notAnEvent(packetIndicator: UInt8)
+    case notLEMeta(eventCode: UInt8)
+    case lengthMismatch(declared: Int, available: Int)
+    case notAdvertisingReport(subevent: UInt8)
+    case badReportCount(Int)
+    case truncatedReport(index: Int)
+    case dataTooLong(index: Int, length: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .tooShort(let n): return "HCI event too short (\(n) bytes)"
+        case .notAnEvent(let b): return "packet indicator 0x\(Hex.encode([b])) is not an HCI event (0x04)"
+        case .notLEMeta(let c): return "HCI event code 0x\(Hex.encode([c])) is not an LE meta event (0x3e)"
+        case .lengthMismatch(let d, let a): return "event parameter length is \(d) but \(a) bytes follow"
+        case .notAdvertisingReport(let s):
+            return "LE subevent 0x\(Hex.encode([s])) is not an advertising report (0x02 or 0x0d)"
+        case .badReportCount(let n): return "report count \(n) is out of range (1–25)"
+        case .truncatedReport(let i): return "report \(i + 1) is cut off"
+        case .dataTooLong(let i, let n, let limit): return "report \(i + 1) claims \(n) data bytes (limit \(limit))"
+        }
+    }
+}
+
+/// Parses HCI LE Advertising Report events as a raw HCI socket delivers them.
+///
+/// Choices: the `04` packet indicator is optional (a raw socket read has it, btmon/hcidump dumps often do not);
+/// bytes after the declared parameter length are ignored (some capture tools pad), fewer are an error. Reports
+/// inside one event are read one after another, the layout BlueZ's own tools read; legacy reports carry at most 31
+/// data bytes, extended ones at most 229 (what fits one event).
+public enum HCIEventParser {
+    public static let leMetaEvent: UInt8 = 0x3E
+    public static let legacyReport: UInt8 = 0x02
+    public static let extendedReport: UInt8 = 0x0D
+
+    /// Calls `body` for every report in the event, with the report's AD bytes as a view into `p`. Allocates nothing.
+    @inlinable
+    public static func forEachReport(
+        in p: UnsafeRawBufferPointer,
+        _ body: (_ eventType: UInt16, _ addressType: UInt8, _ address: BluetoothAddress, _ rssi: Int8?,
+                 _ data: UnsafeRawBufferPointer, _ extended: Bool) -> Void
+    ) -> HCIEventRejection? {
+        var o = 0
+        guard p.count >= 2 else { return .tooShort(p.count) }
+        if p[0] == 0x04 { o = 1 } else if p[0] != leMetaEvent { return .notAnEvent(packetIndicator: p[0]) }
+        guard p.count >= o + 4 else { return .tooShort(p.count) }
+        guard p[o] == leMetaEvent else { return .notLEMeta(eventCode: p[o]) }
+        let declared = Int(p[o + 1])
+        let available = p.count - o - 2
+        guard declared <= available else { return .lengthMismatch(declared: declared, available: available) }
+        let end = o + 2 + declared
+        let subevent = p[o + 2]
+        guard subevent == legacyReport || subevent == extendedReport else {
+            return .notAdvertisingReport(subevent: subevent)
+        }
+        guard end >= o + 4 else { return .lengthMismatch(declared: declared, available: available) }
+        let count = Int(p[o + 3])
+        guard (1...25).contains(count) else { return .badReportCount(count) }
+        var r = o + 4
+        let extended = subevent == extendedReport
+        for index in 0..<count {
+            if extended {
+                // properties(2) addrType addr(6) phy1 phy2 sid tx rssi interval(2) dirType dirAddr(6) len = 24
+                guard r + 24 <= end else { return .truncatedReport(index: index) }
+                let eventType = UInt16(p[r]) | UInt16(p[r + 1]) << 8
+                let addressType = p[r + 2]
+                let address = BluetoothAddress(littleEndian: p, at: r + 3)
+                let rawRSSI = Int8(bitPattern: p[r + 13])
+                let length = Int(p[r + 23])
+                guard length <= 229 else { return .dataTooLong(index: index, length: length, limit: 229) }
+                guard r + 24 + length <= end else { return .truncatedReport(index: index) }
+                let data = UnsafeRawBufferPointer(rebasing: p[(r + 24)..<(r + 24 + length)])
+                body(eventType, addressType, address, rawRSSI == 127 ? nil : rawRSSI, data, true)
+                r += 24 + length
+            } else {
+                // type addrType addr(6) len data rssi
+                guard r + 9 <= end else { return .truncatedReport(index: index) }
+                let eventType = UInt16(p[r])
+                let addressType = p[r + 1]
+                let address = BluetoothAddress(littleEndian: p, at: r + 2)
+                let length = Int(p[r + 8])
+                guard length <= 31 else { return .dataTooLong(index: index, length: length, limit: 31) }
+                guard r + 9 + length + 1 <= end else { return .truncatedReport(index: index) }
+                let data = UnsafeRawBufferPointer(rebasing: p[(r + 9)..<(r + 9 + length)])
+                let rawRSSI = Int8(bitPattern: p[r + 9 + length])
+                body(eventType, addressType, address, rawRSSI == 127 ? nil : rawRSSI, data, false)
+                r += 10 + length
+            }
+        }
+        return nil
+    }
+
+    /// All reports of one event, copied out.
+    public static func reports(in bytes: [UInt8]) -> Result<[AdvertisingReport], HCIEventRejection> {
+        var out: [AdvertisingReport] = []
+        let why = bytes.withUnsafeBytes { p in
+            forEachReport(in: p) { type, addressType, address, rssi, data, extended in
+                out.append(AdvertisingReport(eventType: type, addressType: addressType, address: address, rssi: rssi,
+                                             data: Array(data), isExtended: extended))
+            }
+        }
+        if let why { return .failure(why) }
+        return .success(out)
+    }
+}

@@ -1,0 +1,166 @@
+/// Why an advertisement holds no valid iBeacon. Every rejection names the byte that decided it.
+public enum IBeaconRejection: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No bytes at all.
+    case empty
+    /// An AD structure declares more bytes than the advertisement has (`offset` of its length byte).
+    case truncatedStructure(offset: Int, declared: Int, available: Int)
+    /// Well-formed AD structures, none of them manufacturer-specific data.
+    case noManufacturerData
+    /// Manufacturer-specific data from another company (the id as read, little-endian).
+    case notApple(companyID: UInt16)
+    /// Apple data, but not an iBeacon frame (type byte other than 0x02).
+    case notIBeacon(type: UInt8)
+    /// An iBeacon type byte followed by a length other than 0x15.
+    case wrongLength(UInt8)
+    /// The frame ends before the measured-power byte (`available` bytes after the length byte, 21 needed).
+    case truncatedPayload(available: Int)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            return "empty advertisement"
+        case .truncatedStructure(let offset, let declared, let available):
+            return "AD structure at byte \(offset) declares \(declared) bytes but only \(available) follow"
+        case .noManufacturerData:
+            return "no manufacturer-specific data (AD type 0xFF) in the advertisement"
+        case .notApple(let id):
+            return "manufacturer data is from company 0x\(hex16(id)), not Apple (0x004C)"
+        case .notIBeacon(let type):
+            return "Apple manufacturer data of type 0x\(Hex.encode([type])), not an iBeacon (0x02)"
+        case .wrongLength(let length):
+            return "iBeacon length byte is 0x\(Hex.encode([length])), expected 0x15"
+        case .truncatedPayload(let available):
+            return "iBeacon frame is truncated: \(available) of 21 bytes after the length byte"
+        }
+    }
+
+    /// How far into a valid frame this rejection got: when several structures are rejected, the deepest reason
+    /// is the one worth telling the user.
+    @usableFromInline var depth: Int {
+        switch self {
+        case .empty, .noManufacturerData: return 0
+        case .truncatedStructure: return 1
+        case .notApple: return 2
+        case .notIBeacon: return 3
+        case .wrongLength: return 4
+        case .truncatedPayload: return 5
+        }
+    }
+}
+
+private func hex16(_ v: UInt16) -> String { Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }
+
+/// Decodes iBeacon frames from the forms a Linux scanner sees them in.
+///
+/// Choices, strict where the format is clear and lenient where real devices deviate:
+/// - Apple's company id must be `4C 00` (little-endian on air), the type `0x02` and the length byte exactly `0x15`.
+/// - Lenient: bytes after the measured-power byte are ignored. Several shipping beacons (seen from Govee, Jaalee
+///   and Teltonika units) send a manufacturer-data structure one or more bytes longer than the 25 an iBeacon needs.
+/// - Lenient: advertising data longer than 31 bytes is accepted, because stacks that glue the scan response onto
+///   the advertisement hand over up to 62 bytes; every structure in it is read, so an iBeacon in either half counts.
+/// - Lenient: a truncated structure *after* a complete iBeacon does not void the iBeacon (the glued-on scan response
+///   is the part that gets cut). A truncated structure that would hold the iBeacon is rejected.
+/// - A zero length byte ends the data (the Core Specification's "insignificant part", usually zero padding).
+/// - Flags (AD type 0x01) are not required: the iBeacon identity does not depend on them.
+/// - Every read is bounds-checked against the buffer; nothing is read past its end.
+public enum IBeaconDecoder {
+    /// Apple's Bluetooth SIG company identifier.
+    public static let appleCompanyID: UInt16 = 0x004C
+
+    /// Decodes Apple's payload as BlueZ hands it over (`Device1.ManufacturerData[0x004C]`), starting at `02 15`.
+    @inlinable
+    public static func decodeApplePayload(_ p: UnsafeRawBufferPointer) -> Result<IBeacon, IBeaconRejection> {
+        guard p.count >= 1 else { return .failure(.truncatedPayload(available: 0)) }
+        guard p[0] == 0x02 else { return .failure(.notIBeacon(type: p[0])) }
+        guard p.count >= 2 else { return .failure(.truncatedPayload(available: 0)) }
+        guard p[1] == 0x15 else { return .failure(.wrongLength(p[1])) }
+        guard p.count >= 23 else { return .failure(.truncatedPayload(available: p.count - 2)) }
+        let uuid = BeaconUUID(unchecked: p, at: 2)
+        let major = UInt16(p[18]) << 8 | UInt16(p[19])
+        let minor = UInt16(p[20]) << 8 | UInt16(p[21])
+        return .success(IBeacon(uuid: uuid, major: major, minor: minor, measuredPower: Int8(bitPattern: p[22])))
+    }
+
+    /// Decodes manufacturer-specific data in the BlueZ D-Bus form: the company id as a separate key.
+    public static func decode(companyID: UInt16, payload: [UInt8]) -> Result<IBeacon, IBeaconRejection> {
+        guard companyID == appleCompanyID else { return .failure(.notApple(companyID: companyID)) }
+        return payload.withUnsafeBytes { decodeApplePayload($0) }
+    }
+
+    /// Decodes manufacturer-specific data that starts with the little-endian company id (`4c 00 02 15 …`).
+    @inlinable
+    public static func decodeManufacturerData(_ p: UnsafeRawBufferPointer) -> Result<IBeacon, IBeaconRejection> {
+        guard p.count >= 2 else { return .failure(p.isEmpty ? .empty : .truncatedPayload(available: 0)) }
+        let company = UInt16(p[0]) | UInt16(p[1]) << 8
+        guard company == appleCompanyID else { return .failure(.notApple(companyID: company)) }
+        return decodeApplePayload(UnsafeRawBufferPointer(rebasing: p[2...]))
+    }
+
+    /// Manufacturer-specific data in an array, for callers outside hot loops.
+    public static func decodeManufacturerData(_ bytes: [UInt8]) -> Result<IBeacon, IBeaconRejection> {
+        bytes.withUnsafeBytes { decodeManufacturerData($0) }
+    }
+
+    /// Walks raw AD structures and calls `found` for each iBeacon in them. Returns nil when at least one was found,
+    /// otherwise the most telling reason none was. Allocates nothing.
+    @inlinable
+    public static func forEachIBeacon(
+        inAdvertisingData p: UnsafeRawBufferPointer, _ found: (IBeacon) -> Void
+    ) -> IBeaconRejection? {
+        if p.isEmpty { return .empty }
+        var offset = 0
+        var foundAny = false
+        var reason = IBeaconRejection.noManufacturerData
+        while offset < p.count {
+            let length = Int(p[offset])
+            if length == 0 { break }
+            let available = p.count - offset - 1
+            if length > available {
+                // A cut-off structure after a complete iBeacon is tolerated (see the type's notes).
+                if !foundAny {
+                    let cut = IBeaconRejection.truncatedStructure(offset: offset, declared: length, available: available)
+                    // If the cut structure is Apple MSD, say how far the frame got instead.
+                    if available >= 1, p[offset + 1] == 0xFF {
+                        let body = UnsafeRawBufferPointer(rebasing: p[(offset + 2)...])
+                        if case .failure(let why) = decodeManufacturerData(body), why.depth > cut.depth {
+                            return why
+                        }
+                    }
+                    return cut
+                }
+                break
+            }
+            if p[offset + 1] == 0xFF {
+                let body = UnsafeRawBufferPointer(rebasing: p[(offset + 2)..<(offset + 1 + length)])
+                switch decodeManufacturerData(body) {
+                case .success(let beacon):
+                    foundAny = true
+                    found(beacon)
+                case .failure(let why):
+                    if why.depth > reason.depth { reason = why }
+                }
+            }
+            offset += 1 + length
+        }
+        return foundAny ? nil : reason
+    }
+
+    /// The first iBeacon in raw AD structures: the hot path of scanning, allocation-free.
+    @inlinable
+    public static func firstIBeacon(inAdvertisingData p: UnsafeRawBufferPointer) -> Result<IBeacon, IBeaconRejection> {
+        var first: IBeacon?
+        let why = forEachIBeacon(inAdvertisingData: p) { beacon in
+            if first == nil { first = beacon }
+        }
+        if let first { return .success(first) }
+        return .failure(why ?? .noManufacturerData)
+    }
+
+    /// Every iBeacon in raw AD structures (usually one).
+    public static func decodeAdvertisingData(_ bytes: [UInt8]) -> Result<[IBeacon], IBeaconRejection> {
+        var beacons: [IBeacon] = []
+        let why = bytes.withUnsafeBytes { forEachIBeacon(inAdvertisingData: $0) { beacons.append($0) } }
+        if let why { return .failure(why) }
+        return .success(beacons)
+    }
+}

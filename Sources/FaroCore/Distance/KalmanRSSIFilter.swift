@@ -1,0 +1,41 @@
+/// Faro's default RSSI filter: a one-dimensional Kalman filter on the signal in dB with a Huber-style gate.
+///
+/// The state is the RSSI a beacon would show without fading. It may drift (the user walks) at `processNoise`
+/// dB²/s; each sample carries `measurementNoise` dB² of shadowing and fading. A sample further than `gate`
+/// standard deviations from the prediction is clipped to the gate before it is used, so a single deep fade or
+/// reflection cannot yank the estimate, while a real step (the user moved) still gets through in a few samples
+/// because the prediction's uncertainty grows with the time since the last sample.
+/// Constant work and memory per sample, unlike a time window of samples.
+public struct KalmanRSSIFilter: RSSIFilter {
+    public var processNoise: Double
+    public var measurementNoise: Double
+    public var gate: Double
+    private var estimate: Double?
+    private var variance: Double = 0
+    private var lastTime: Double = 0
+
+    public init(processNoise: Double = 1.5, measurementNoise: Double = 20, gate: Double = 2.0) {
+        self.processNoise = processNoise
+        self.measurementNoise = measurementNoise
+        self.gate = gate
+    }
+
+    public mutating func add(rssi: Double, at time: Double) {
+        guard let x = estimate else {
+            estimate = rssi
+            variance = measurementNoise
+            lastTime = time
+            return
+        }
+        let dt = max(0, time - lastTime)
+        lastTime = max(lastTime, time)
+        let predicted = variance + processNoise * dt
+        let spread = (predicted + measurementNoise).squareRoot() * gate
+        let innovation = min(max(rssi - x, -spread), spread)
+        let gain = predicted / (predicted + measurementNoise)
+        estimate = x + gain * innovation
+        variance = (1 - gain) * predicted
+    }
+
+    public func smoothed(at time: Double) -> Double? { estimate }
+}

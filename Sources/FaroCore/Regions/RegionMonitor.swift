@@ -1,0 +1,115 @@
+/// A set of beacons watched together, like CoreLocation's `CLBeaconRegion`: a UUID with optional major and minor
+/// (nil = any).
+public struct Region: Hashable, Sendable {
+    public var identifier: String
+    public var uuid: BeaconUUID
+    public var major: UInt16?
+    public var minor: UInt16?
+
+    public init(identifier: String, uuid: BeaconUUID, major: UInt16? = nil, minor: UInt16? = nil) {
+        self.identifier = identifier
+        self.uuid = uuid
+        self.major = major
+        self.minor = minor
+    }
+
+    /// Whether a beacon belongs to the region.
+    public func contains(_ beacon: BeaconIdentity) -> Bool {
+        beacon.uuid == uuid && (major == nil || major == beacon.major) && (minor == nil || minor == beacon.minor)
+    }
+}
+
+/// Something that happened to a region.
+public struct RegionEvent: Hashable, Sendable {
+    public enum Kind: String, Sendable { case enter, exit }
+    public var kind: Kind
+    public var region: Region
+    public var time: Double
+    /// For an entry, the beacon whose sighting caused it.
+    public var beacon: BeaconIdentity?
+    /// False for an entry inside the cool-down after the last announced one: the entry happened, but users should
+    /// not be told again. Always true for exits.
+    public var announce: Bool
+}
+
+/// Settings of region monitoring (CoreLocation/AltBeacon semantics).
+public struct RegionMonitorConfiguration: Sendable {
+    /// Unseen for this long (seconds), a region is exited.
+    public var exitPeriod: Double
+    /// An entry this soon (seconds) after the last announced entry of the same region is not announced.
+    public var coolDown: Double
+
+    public init(exitPeriod: Double = 30, coolDown: Double = 600) {
+        self.exitPeriod = exitPeriod
+        self.coolDown = coolDown
+    }
+}
+
+/// Watches regions: enter on the first sighting, exit after the exit period without one, cool-down on re-entries.
+/// Knows nothing of notifications or UI; the caller passes time in and receives events.
+public struct RegionMonitor {
+    public let configuration: RegionMonitorConfiguration
+    public private(set) var regions: [Region]
+
+    struct State {
+        var inside = false
+        var lastSeen = -Double.infinity
+        var lastAnnounced: Double?
+    }
+
+    private var states: [State]
+    /// Which regions each beacon identity belongs to, worked out once per identity.
+    private var membership: [BeaconIdentity: [Int]] = [:]
+
+    public init(regions: [Region], configuration: RegionMonitorConfiguration = RegionMonitorConfiguration()) {
+        self.regions = regions
+        self.configuration = configuration
+        self.states = Array(repeating: State(), count: regions.count)
+    }
+
+    /// Whether the monitor currently considers itself inside the region with this identifier.
+    public func isInside(_ identifier: String) -> Bool {
+        regions.indices.contains { regions[$0].identifier == identifier && states[$0].inside }
+    }
+
+    /// Records a sighting; calls `emit` for each region it enters.
+    public mutating func observe(_ beacon: BeaconIdentity, at time: Double, emit: (RegionEvent) -> Void) {
+        let members: [Int]
+        if let known = membership[beacon] {
+            members = known
+        } else {
+            members = regions.indices.filter { regions[$0].contains(beacon) }
+            membership[beacon] = members
+        }
+        for r in members {
+            if time > states[r].lastSeen { states[r].lastSeen = time }
+            guard !states[r].inside else { continue }
+            states[r].inside = true
+            let announce = states[r].lastAnnounced.map { time - $0 >= configuration.coolDown } ?? true
+            if announce { states[r].lastAnnounced = time }
+            emit(RegionEvent(kind: .enter, region: regions[r], time: time, beacon: beacon, announce: announce))
+        }
+    }
+
+    /// Advances to `time`; calls `emit` for each region exited.
+    public mutating func tick(at time: Double, emit: (RegionEvent) -> Void) {
+        for r in regions.indices where states[r].inside && time - states[r].lastSeen > configuration.exitPeriod {
+            states[r].inside = false
+            emit(RegionEvent(kind: .exit, region: regions[r], time: time, beacon: nil, announce: true))
+        }
+    }
+
+    /// Convenience for tests and scripts: the events of one sighting as an array.
+    public mutating func observe(_ beacon: BeaconIdentity, at time: Double) -> [RegionEvent] {
+        var out: [RegionEvent] = []
+        observe(beacon, at: time) { out.append($0) }
+        return out
+    }
+
+    /// Convenience: the events of one tick as an array.
+    public mutating func tick(at time: Double) -> [RegionEvent] {
+        var out: [RegionEvent] = []
+        tick(at: time) { out.append($0) }
+        return out
+    }
+}

@@ -1,0 +1,228 @@
+import FaroCore
+import Foundation
+
+/// `faro bench decode FILE | pipeline | memory`: the measurements behind `make bench`. Each prints `key=value`
+/// pairs that the bench script reads and sets side by side with the reference implementations.
+enum BenchCommand {
+    static let usage = """
+        faro bench decode FILE [--repeat N]
+        faro bench pipeline [--beacons N] [--adverts N] [--repeat N]
+        faro bench memory [--beacons N]
+        """
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        var args = arguments
+        let what = try args.positional("what to measure (decode, pipeline, memory)")
+        switch what {
+        case "decode":
+            let path = try args.positional("FILE (one advertisement per line, hex)")
+            let repeats = Int(try args.number("--repeat", in: 1...1000) ?? 7)
+            try args.finish()
+            try decode(path: path, repeats: repeats)
+        case "pipeline":
+            let beacons = Int(try args.number("--beacons", in: 1...1_000_000) ?? 1000)
+            let adverts = Int(try args.number("--adverts", in: 1...1e9) ?? 3_000_000)
+            let repeats = Int(try args.number("--repeat", in: 1...1000) ?? 5)
+            try args.finish()
+            pipeline(beacons: beacons, adverts: adverts, repeats: repeats)
+        case "memory":
+            let beacons = Int(try args.number("--beacons", in: 1...10_000_000) ?? 10_000)
+            try args.finish()
+            memory(beacons: beacons)
+        default:
+            throw UsageError(description: "unknown benchmark '\(what)'")
+        }
+        return 0
+    }
+
+    // MARK: decode
+
+    /// A corpus in one contiguous buffer: advertisement i is `bytes[starts[i]..<starts[i+1]]`.
+    struct Corpus {
+        var bytes: [UInt8] = []
+        var starts: [Int] = [0]
+        var count: Int { starts.count - 1 }
+    }
+
+    static func loadCorpus(_ path: String) throws -> Corpus {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(description: "cannot read corpus \(path)")
+        }
+        var corpus = Corpus()
+        corpus.bytes.reserveCapacity(data.count / 2)
+        var line = 1
+        var high: UInt8? = nil
+        for c in data {
+            if c == 0x0A {
+                guard high == nil else { throw CommandFailure(description: "\(path): line \(line): odd number of hex digits") }
+                corpus.starts.append(corpus.bytes.count)
+                line += 1
+                continue
+            }
+            if c == 0x0D { continue }
+            guard let v = Hex.nibble(Unicode.Scalar(c)) else {
+                throw CommandFailure(description: "\(path): line \(line): '\(Character(Unicode.Scalar(c)))' is not a hex digit")
+            }
+            if let h = high {
+                corpus.bytes.append(h << 4 | v)
+                high = nil
+            } else {
+                high = v
+            }
+        }
+        if high != nil { throw CommandFailure(description: "\(path): line \(line): odd number of hex digits") }
+        if corpus.bytes.count != corpus.starts.last { corpus.starts.append(corpus.bytes.count) }
+        return corpus
+    }
+
+    struct DecodeSummary: Equatable {
+        var valid = 0
+        var majorSum = 0
+        var minorSum = 0
+        var txSum = 0
+        var uuidHigh: UInt64 = 0
+        var uuidLow: UInt64 = 0
+    }
+
+    /// The timed loop: the first iBeacon of every advertisement, straight from the shared buffer.
+    static func decodeAll(_ corpus: Corpus) -> DecodeSummary {
+        var s = DecodeSummary()
+        corpus.bytes.withUnsafeBytes { all in
+            corpus.starts.withUnsafeBufferPointer { starts in
+                for i in 0..<(starts.count - 1) {
+                    let advert = UnsafeRawBufferPointer(rebasing: all[starts[i]..<starts[i + 1]])
+                    if case .success(let b) = IBeaconDecoder.firstIBeacon(inAdvertisingData: advert) {
+                        s.valid += 1
+                        s.majorSum &+= Int(b.major)
+                        s.minorSum &+= Int(b.minor)
+                        s.txSum &+= Int(b.measuredPower)
+                        s.uuidHigh ^= b.uuid.high
+                        s.uuidLow ^= b.uuid.low
+                    }
+                }
+            }
+        }
+        return s
+    }
+
+    static func decode(path: String, repeats: Int) throws {
+        let corpus = try loadCorpus(path)
+        let clock = MonotonicClock()
+        var times: [Double] = []
+        var summary = DecodeSummary()
+        for _ in 0..<repeats {
+            let t0 = clock.now()
+            let s = decodeAll(corpus)
+            times.append(clock.now() - t0)
+            summary = s
+        }
+        let median = times.sorted()[times.count / 2]
+        let n = Double(max(corpus.count, 1))
+        Output.line("adverts_per_s=\(String(format: "%.1f", n / median)) ns_per_advert=\(String(format: "%.3f", median * 1e9 / n))")
+        let uuid = BeaconUUID(high: summary.uuidHigh, low: summary.uuidLow).bytes
+        Output.line("valid=\(summary.valid) major_sum=\(summary.majorSum) minor_sum=\(summary.minorSum) "
+            + "tx_sum=\(summary.txSum) uuid_xor=\(Hex.encode(uuid))")
+    }
+
+    // MARK: pipeline
+
+    /// Decode, filter, ranging and regions for `beacons` beacons, 10 adverts/s each on a synthetic clock, a tick
+    /// per synthetic second.
+    static func pipeline(beacons: Int, adverts: Int, repeats: Int) {
+        var generator = SplitMix64(seed: 42)
+        let frames = SyntheticFrames(beacons: beacons, generator: &generator)
+        var rssis = [Int8](repeating: 0, count: 4096)
+        for i in rssis.indices { rssis[i] = Int8(-50 - Int(generator.next() % 40)) }
+        let regions = (0..<10).map { Region(identifier: "r\($0)", uuid: frames.uuids[$0 % frames.uuids.count], major: UInt16($0)) }
+        let clock = MonotonicClock()
+        var times: [Double] = []
+        var check = 0
+        for _ in 0..<repeats {
+            var pipeline = BeaconPipeline(
+                filter: SightingFilter(minimumRSSI: -100),
+                ranging: RangingEngine(strategy: .faroDefault), regions: RegionMonitor(regions: regions))
+            let perSecond = beacons * 10
+            var events = 0
+            let t0 = clock.now()
+            frames.bytes.withUnsafeBytes { all in
+                for i in 0..<adverts {
+                    let b = i % beacons
+                    let advert = UnsafeRawBufferPointer(rebasing: all[(b * 30)..<(b * 30 + 30)])
+                    let time = Double(i) / Double(perSecond)
+                    _ = pipeline.ingest(advertisingData: advert, address: BluetoothAddress(value: UInt64(b)),
+                                        rssi: rssis[i & 4095], at: time) { _ in events += 1 }
+                    if (i + 1) % perSecond == 0 {
+                        check &+= pipeline.tick(at: time) { _ in events += 1 }.beacons.count
+                    }
+                }
+            }
+            times.append(clock.now() - t0)
+            check &+= events
+        }
+        let median = times.sorted()[times.count / 2]
+        Output.line("pipeline_adverts_per_s=\(String(format: "%.1f", Double(adverts) / median)) beacons=\(beacons) adverts=\(adverts) check=\(check)")
+    }
+
+    // MARK: memory
+
+    /// Resident memory of the engine holding `beacons` beacons with a minute of history each.
+    static func memory(beacons: Int) {
+        var generator = SplitMix64(seed: 7)
+        let frames = SyntheticFrames(beacons: beacons, generator: &generator)
+        let before = ResidentMemory.kilobytes()
+        var pipeline = BeaconPipeline(ranging: RangingEngine(strategy: .faroDefault), regions: RegionMonitor(regions: []))
+        frames.bytes.withUnsafeBytes { all in
+            for second in 0..<60 {
+                for b in 0..<beacons {
+                    let advert = UnsafeRawBufferPointer(rebasing: all[(b * 30)..<(b * 30 + 30)])
+                    _ = pipeline.ingest(advertisingData: advert, address: BluetoothAddress(value: UInt64(b)),
+                                        rssi: Int8(-60 - (b + second) % 30), at: Double(second)) { _ in }
+                }
+                _ = pipeline.tick(at: Double(second)) { _ in }
+            }
+        }
+        let after = ResidentMemory.kilobytes()
+        let tracked = pipeline.ranging.count
+        Output.line("memory_beacons=\(tracked) rss_before_kb=\(before) rss_after_kb=\(after) delta_mb=\(String(format: "%.2f", Double(after - before) / 1024))")
+    }
+}
+
+/// iBeacon frames for `beacons` distinct identities, 30 bytes each, in one buffer.
+struct SyntheticFrames {
+    var bytes: [UInt8] = []
+    var uuids: [BeaconUUID] = []
+
+    init(beacons: Int, generator: inout SplitMix64) {
+        for _ in 0..<8 { uuids.append(BeaconUUID(high: generator.next(), low: generator.next())) }
+        bytes.reserveCapacity(beacons * 30)
+        for b in 0..<beacons {
+            let uuid = uuids[b % uuids.count].bytes
+            bytes += [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15] + uuid
+            bytes += [UInt8(b % 16), UInt8(b & 0xFF) , UInt8((b >> 8) & 0xFF), UInt8((b >> 16) & 0xFF), 0xC5]
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so benchmark inputs are the same on every run.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The process's resident set size, from /proc/self/status.
+enum ResidentMemory {
+    static func kilobytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        return 0
+    }
+}

@@ -1,0 +1,75 @@
+import FaroCore
+import Foundation
+
+/// `faro range --replay FILE [--json]`: the ranging pipeline over a recording, as fast as it runs, one tick per
+/// second of recording time.
+enum RangeCommand {
+    static let usage = "faro range --replay FILE [--json]"
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        var args = arguments
+        let json = args.flag("--json")
+        guard let path = try args.option("--replay") else { throw UsageError(description: "--replay FILE is required") }
+        try args.finish()
+        let records = try ReplayFile.load(path)
+        var pipeline = ScanSession.makePipeline()
+        var player = ReplayPlayer(records: records)
+        // Ticks fall on whole seconds of the recording's clock, from the first second after its first record.
+        guard let first = records.first, let last = records.last else { return 0 }
+        var tick = (first.time + 1).rounded(.down)
+        let end = last.time.rounded(.up)
+        while tick <= end {
+            try player.feed(until: tick, into: &pipeline)
+            let snapshot = pipeline.tick(at: tick) { _ in }
+            Output.line(json ? JSON.tick(snapshot, time: tick) : Table.tick(snapshot, time: tick))
+            tick += 1
+        }
+        return 0
+    }
+}
+
+/// Reading a replay file with errors that name the file and line.
+enum ReplayFile {
+    static func load(_ path: String) throws -> [ReplayRecord] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(description: "cannot read replay file \(path)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure(description: "\(path): not UTF-8 text")
+        }
+        do {
+            return try ReplayReader.parse(text: text)
+        } catch {
+            throw CommandFailure(description: "\(path): \(error)")
+        }
+    }
+}
+
+/// Walks through replay records in time order, feeding the pipeline; a record with no iBeacon is skipped, as a
+/// scanner skips other devices' advertisements.
+struct ReplayPlayer {
+    let records: [ReplayRecord]
+    private(set) var position = 0
+    /// Added to every record's time (a looping demo shifts each pass).
+    var offset: Double = 0
+
+    init(records: [ReplayRecord]) { self.records = records }
+
+    var isFinished: Bool { position >= records.count }
+
+    mutating func feed(until time: Double, into pipeline: inout BeaconPipeline<KalmanRSSIFilter>) throws {
+        while position < records.count, records[position].time + offset <= time {
+            var record = records[position]
+            record.time += offset
+            _ = pipeline.ingest(record) { _ in }
+            position += 1
+        }
+    }
+
+    /// Starts again from the first record, shifted to begin after `time`.
+    mutating func loop(after time: Double) {
+        guard let first = records.first else { return }
+        position = 0
+        offset = time - first.time + 1
+    }
+}

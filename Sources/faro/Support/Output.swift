@@ -1,0 +1,89 @@
+import FaroCore
+import Foundation
+
+/// Writing to stdout and stderr unbuffered: every line is one write, so a pipe reader (or a test) sees each tick
+/// as it happens.
+enum Output {
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// The small JSON this tool prints, written by hand so that key order and number format are a stable contract.
+enum JSON {
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A number with at most `decimals` decimals, always with at least one (`12.0`).
+    static func number(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "null" }
+        var text = String(format: "%.\(decimals)f", value)
+        while text.hasSuffix("0"), let dot = text.firstIndex(of: "."), text.index(after: dot) < text.index(before: text.endIndex) {
+            text.removeLast()
+        }
+        return text
+    }
+
+    static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+    }
+
+    /// One decoded iBeacon as `faro decode` prints it.
+    static func sighting(_ s: Sighting) -> String {
+        var fields: [(String, String)] = [
+            ("uuid", string(s.beacon.uuid.description)),
+            ("major", String(s.beacon.major)),
+            ("minor", String(s.beacon.minor)),
+            ("tx_power", String(s.beacon.measuredPower)),
+        ]
+        if let address = s.address { fields.append(("address", string(address.description))) }
+        if s.address != nil { fields.append(("rssi", s.rssi.map { String($0) } ?? "null")) }
+        return object(fields)
+    }
+
+    /// One ranging tick as `faro range --json` and `faro scan --json` print it.
+    static func tick(_ snapshot: RangingSnapshot, time: Double) -> String {
+        let beacons = snapshot.beacons.map { b in
+            object([
+                ("uuid", string(b.identity.uuid.description)),
+                ("major", String(b.identity.major)),
+                ("minor", String(b.identity.minor)),
+                ("address", string(b.address.description)),
+                ("rssi", String(b.rssi)),
+                ("distance", b.distance.map { number($0, decimals: 2) } ?? "null"),
+                ("proximity", string(b.proximity.rawValue)),
+            ])
+        }
+        return object([("t", number(time, decimals: 3)), ("beacons", "[" + beacons.joined(separator: ", ") + "]")])
+    }
+}
+
+/// The human-readable ranging table.
+enum Table {
+    static func tick(_ snapshot: RangingSnapshot, time: Double) -> String {
+        var lines = ["t=\(JSON.number(time, decimals: 3))s  \(snapshot.beacons.count) beacon(s) in range"]
+        for b in snapshot.beacons {
+            let distance = b.distance.map { "≈ " + String(format: "%.1f", $0) + " m" } ?? "? m"
+            let id = "\(b.identity.uuid)  \(b.identity.major)/\(b.identity.minor)"
+            lines.append("  \(id)  \(b.address)  \(b.rssi) dBm  \(distance)  \(b.proximity.rawValue)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
