@@ -32,9 +32,10 @@ let package = Package(
         ),
         .target(name: "FaroCore", path: "Sources/FaroCore"),
         .executableTarget(name: "faro", dependencies: ["FaroCore"], path: "Sources/faro"),
+        .target(name: "FaroTestSupport", path: "Tests/FaroTestSupport"),
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),
         .testTarget(name: "CShimTests", dependencies: ["CShim"], path: "Tests/CShimTests"),
-        .testTarget(name: "FaroCLITests", dependencies: ["FaroCore"], path: "Tests/FaroCLITests"),
+        .testTarget(name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),
     ],
     swiftLanguageModes: [.v6]
 )
