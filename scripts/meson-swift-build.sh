@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Called by meson: builds the Swift package and copies the named products into meson's output folder.
+# Usage: meson-swift-build.sh SWIFT SOURCE_ROOT CONFIGURATION SCRATCH OUTDIR PRODUCT...
+set -euo pipefail
+swift=$1 root=$2 config=$3 scratch=$4 outdir=$5
+shift 5
+"$swift" build --package-path "$root" -c "$config" --scratch-path "$scratch" 2>&1 | grep -v "prohibited flag(s): -pthread" || true
+bin=$("$swift" build --package-path "$root" -c "$config" --scratch-path "$scratch" --show-bin-path)
+for product in "$@"; do
+  test -x "$bin/$product" || { echo "meson-swift-build: $product was not built" >&2; exit 1; }
+  cp -f "$bin/$product" "$outdir/$product"
+done

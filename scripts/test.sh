@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# `make test`: build, a bounded fuzz pass, the meson install check, then every Swift test (unit, integration with
+# real peers, end-to-end CLI). The Swift test runner's summary is the last thing printed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+quiet() { grep -v -E "prohibited flag\(s\): -pthread" || true; }
+
+echo "== build"
+swift build --build-tests 2>&1 | quiet
+test -x .build/debug/faro
+
+echo "== fuzz"
+FUZZ_SECONDS="${FUZZ_SECONDS:-45}" bash scripts/fuzz.sh
+
+echo "== meson"
+bash scripts/check-meson.sh
+
+echo "== swift test"
+# Tests keep their own data in temporary folders; give stray GLib/D-Bus autolaunch a throwaway HOME too.
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+HOME="$home" XDG_RUNTIME_DIR="$home" swift test --skip-build 2>&1 | quiet
+exit "${PIPESTATUS[0]}"
