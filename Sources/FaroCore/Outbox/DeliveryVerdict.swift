@@ -1,0 +1,38 @@
+/// What one delivery attempt of an outbox row came to, as seen by the client.
+public enum DeliveryAttemptResult: Sendable, Equatable {
+    /// The server answered with this HTTP status; `message` is what its body says (or a summary of it).
+    case response(status: Int, message: String)
+    /// No HTTP answer: connection refused or reset, timeout, DNS, TLS, a response cut off or too large.
+    case transportFailure(String)
+}
+
+/// What the outbox does with a row after an attempt.
+public enum DeliveryVerdict: Sendable, Equatable {
+    /// The backend holds the row: 2xx, or 409 (a row with that id already exists: an earlier attempt got through).
+    case delivered
+    /// Try again later (5xx, 408, 429, timeouts, connection errors).
+    case retry(reason: String)
+    /// The backend refuses the row for good (other 4xx, unexpected 1xx/3xx): keep it as failed with this message.
+    case rejected(message: String)
+
+    /// Classifies one attempt. The rules of PRODUCT.md §11: 409 means delivered; 5xx and transport errors mean
+    /// retry; other 4xx keep the row as failed with the server's message.
+    public static func classify(_ result: DeliveryAttemptResult) -> DeliveryVerdict {
+        switch result {
+        case .transportFailure(let reason):
+            return .retry(reason: reason)
+        case .response(let status, let message):
+            let detail = message.isEmpty ? "" : ": \(message)"
+            switch status {
+            case 200..<300, 409:
+                return .delivered
+            case 408, 429, 500..<600:
+                return .retry(reason: "HTTP \(status)\(detail)")
+            case 300..<400:
+                return .rejected(message: "HTTP \(status) redirect\(detail); Faro does not follow redirects, check the backend URL")
+            default:
+                return .rejected(message: "HTTP \(status)\(detail)")
+            }
+        }
+    }
+}

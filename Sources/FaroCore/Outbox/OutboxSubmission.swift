@@ -1,0 +1,95 @@
+/// One row for the backend, before it enters the outbox: which table, and the fields PRODUCT.md §5, §9 and §10
+/// name, exactly as the backend expects them.
+public enum OutboxSubmission: Sendable, Equatable {
+    /// "Registrar mi negocio" → `interested {id, nombre, email, telefono}`.
+    case interested(BusinessRegistration)
+    /// "Enviar mis datos" → `contactame {id, cliente, titulo, fechahora, nombrecontacto, email, telefono, empresa,
+    /// comentario}`.
+    case contactame(site: SiteIdentity, contact: ContactDetails, comentario: String, fechahora: String)
+    /// "Calificar sitio" → `rateme {id, cliente, titulo, fechahora, imei, calificacion}` with calificacion 0…5.
+    case rateme(site: SiteIdentity, imei: String, calificacion: Int, fechahora: String)
+
+    /// The table the row goes to.
+    public var table: OutboxTable {
+        switch self {
+        case .interested: return .interested
+        case .contactame: return .contactame
+        case .rateme: return .rateme
+        }
+    }
+
+    /// The JSON object sent to the backend, with the row's client-generated `id` first.
+    public func jsonBody(id: String) -> String {
+        var fields: [(String, OutboxJSON)] = [("id", .string(id))]
+        switch self {
+        case .interested(let r):
+            fields += [("nombre", .string(r.nombre)), ("email", .string(r.email)), ("telefono", .string(r.telefono))]
+        case .contactame(let site, let c, let comentario, let fechahora):
+            fields += [
+                ("cliente", .string(site.cliente)), ("titulo", .string(site.titulo)), ("fechahora", .string(fechahora)),
+                ("nombrecontacto", .string(c.nombre)), ("email", .string(c.email)), ("telefono", .string(c.telefono)),
+                ("empresa", .string(c.empresa)), ("comentario", .string(comentario)),
+            ]
+        case .rateme(let site, let imei, let calificacion, let fechahora):
+            fields += [
+                ("cliente", .string(site.cliente)), ("titulo", .string(site.titulo)), ("fechahora", .string(fechahora)),
+                ("imei", .string(imei)), ("calificacion", .integer(calificacion)),
+            ]
+        }
+        return OutboxJSON.object(fields)
+    }
+
+    /// A rating as the form allows it: an integer from 0 to 5.
+    public static func validRating(_ value: Int) -> Bool { (0...5).contains(value) }
+}
+
+/// The business and page a contact request or rating is about (the catalog's `cliente` and `titulo`), plus the
+/// microsite URL that identifies the site for the "sent"/"rated" flags.
+public struct SiteIdentity: Sendable, Equatable, Codable {
+    public var cliente: String
+    public var titulo: String
+    public var url: String
+
+    public init(cliente: String, titulo: String, url: String) {
+        self.cliente = cliente
+        self.titulo = titulo
+        self.url = url
+    }
+}
+
+/// The few JSON values outbox rows contain, written by hand so the field order is stable.
+public enum OutboxJSON: Sendable, Equatable {
+    case string(String)
+    case integer(Int)
+
+    var encoded: String {
+        switch self {
+        case .integer(let n): return String(n)
+        case .string(let s): return OutboxJSON.quote(s)
+        }
+    }
+
+    /// A JSON object of `fields` in the given order.
+    public static func object(_ fields: [(String, OutboxJSON)]) -> String {
+        "{" + fields.map { quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped, everything else as UTF-8.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,19 @@
+/// The backend tables Faro writes to through the outbox; the raw value is the default table name (PRODUCT.md §12).
+public enum OutboxTable: String, Sendable, CaseIterable, Codable {
+    /// "Registrar mi negocio" (§5).
+    case interested
+    /// "Enviar mis datos" (§9).
+    case contactame
+    /// "Calificar sitio" (§10).
+    case rateme
+}
+
+/// Where one outbox row stands. A row is never removed by delivery: it ends `delivered` or `failed`.
+public enum OutboxRowState: String, Sendable, Codable {
+    /// Waiting for (another) delivery attempt.
+    case pending
+    /// The backend holds the row (201, or 409 "already there").
+    case delivered
+    /// The backend refused the row for good (a 4xx other than 409/408/429); kept and shown with the server's message.
+    case failed
+}

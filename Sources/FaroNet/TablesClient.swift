@@ -1,0 +1,160 @@
+import FaroCore
+import FaroStore
+import Foundation
+
+/// A client of the Azure Mobile Apps tables protocol 2.0.0 (PRODUCT.md §12) over libcurl: catalog lookups and
+/// inserts. Each request carries `ZUMO-API-VERSION: 2.0.0` and `Accept: application/json`. Blocking: use it on a
+/// worker thread (never the UI thread); one client per thread; its connection is reused between requests.
+public final class TablesClient {
+    public let configuration: BackendConfiguration
+    private let easy: CurlEasy
+
+    public init(configuration: BackendConfiguration) throws(TablesError) {
+        self.configuration = configuration
+        do {
+            easy = try CurlEasy(connectTimeout: configuration.connectTimeout, totalTimeout: configuration.totalTimeout)
+        } catch {
+            throw .transport("libcurl could not start")
+        }
+    }
+
+    private var headers: [String] {
+        var h = ["ZUMO-API-VERSION: 2.0.0", "Accept: application/json"]
+        if let key = configuration.appKey { h.append("\(configuration.appKeyHeader): \(key)") }
+        return h
+    }
+
+    /// The URL of a table (name percent-encoded).
+    public func tableURL(_ table: String) -> String {
+        configuration.baseURL + "/tables/" + TablesClient.encode(table)
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    /// A raw GET of `url` with the protocol headers.
+    public func get(_ url: String) -> Result<HTTPResponse, TablesError> {
+        easy.perform(url: url, headers: headers, body: nil, limit: configuration.maxResponseBytes)
+    }
+
+    /// A raw POST of a JSON body to `url`.
+    public func post(_ url: String, json: String) -> Result<HTTPResponse, TablesError> {
+        easy.perform(url: url, headers: headers + ["Content-Type: application/json"], body: Array(json.utf8),
+                     limit: configuration.maxResponseBytes)
+    }
+
+    /// Inserts one row (`POST /tables/{table}`) and reports what happened, for `DeliveryVerdict.classify`.
+    public func insert(table: String, json: String) -> DeliveryAttemptResult {
+        switch post(tableURL(table), json: json) {
+        case .failure(let error): return .transportFailure(error.description)
+        case .success(let response):
+            if (300..<400).contains(response.status) {
+                return .response(status: response.status, message: "to \(response.header("Location") ?? "another address")")
+            }
+            return .response(status: response.status, message: TablesClient.errorMessage(response))
+        }
+    }
+
+    /// The server's error text: `error` (or `message`) of a JSON body, else the start of the body.
+    static func errorMessage(_ response: HTTPResponse) -> String {
+        guard !(200..<300).contains(response.status) else { return "" }
+        if let json = try? JSONValue.parse(bytes: response.body),
+           let text = json["error"]?.stringValue ?? json["message"]?.stringValue {
+            return text
+        }
+        let text = String(decoding: response.body.prefix(200), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\n" }) ? text : ""
+    }
+
+    /// A list request's answer.
+    public struct ListPage: Sendable, Equatable {
+        public var rows: [JSONValue]
+        /// With `$inlinecount=allpages`.
+        public var count: Int?
+        /// The `Link: <…>; rel=next` URL when the server has more.
+        public var next: String?
+    }
+
+    /// `GET /tables/{table}?{query}` where `query` holds already encoded OData options (`$filter=…&$top=…`).
+    public func list(table: String, query: String = "") throws(TablesError) -> ListPage {
+        try list(url: tableURL(table) + (query.isEmpty ? "" : "?" + query))
+    }
+
+    /// Follows a `next` link (only on the configured backend: never to another host).
+    public func list(url: String) throws(TablesError) -> ListPage {
+        guard url.hasPrefix(configuration.baseURL + "/") else {
+            throw .redirected(status: 0, location: url)
+        }
+        let json = try jsonAnswer(get(url))
+        let next = TablesClient.nextLink(json.response.header("Link"))
+        if let rows = json.value.arrayValue { return ListPage(rows: rows, count: nil, next: next) }
+        if let rows = json.value["results"]?.arrayValue, let count = json.value["count"]?.intValue {
+            return ListPage(rows: rows, count: count, next: next)
+        }
+        throw .malformedResponse("expected an array of rows or {results, count}")
+    }
+
+    /// `GET /tables/{table}/{id}`: the row, or nil for 404.
+    public func item(table: String, id: String) throws(TablesError) -> JSONValue? {
+        let result = get(tableURL(table) + "/" + TablesClient.encode(id))
+        if case .success(let r) = result, r.status == 404 { return nil }
+        let json = try jsonAnswer(result)
+        guard json.value.objectMembers != nil else { throw .malformedResponse("expected a row object") }
+        return json.value
+    }
+
+    /// The catalog rows for a beacon: `$filter=(major eq M) and (minor eq N)` (and the UUID when given), as
+    /// `CatalogEntry`s. Rows without `cliente`, `titulo` or `url` are skipped; a UUID mismatch is filtered out.
+    public func catalog(major: Int, minor: Int, uuid: String? = nil) throws(TablesError) -> [CatalogEntry] {
+        var filter = "(major eq \(major)) and (minor eq \(minor))"
+        if let uuid { filter += " and (uuid eq '\(uuid.lowercased().replacingOccurrences(of: "'", with: "''"))')" }
+        let page = try list(table: configuration.tables.catalog, query: "$filter=" + TablesClient.encode(filter))
+        var entries = page.rows.compactMap { row -> CatalogEntry? in
+            guard let id = row["id"]?.stringValue, let cliente = row["cliente"]?.stringValue,
+                  let titulo = row["titulo"]?.stringValue, let url = row["url"]?.stringValue,
+                  row["major"]?.intValue == major, row["minor"]?.intValue == minor else { return nil }
+            return CatalogEntry(id: id, uuid: row["uuid"]?.stringValue, major: major, minor: minor, cliente: cliente,
+                                titulo: titulo, url: url)
+        }
+        if let uuid { entries = entries.filter { $0.uuid == nil || $0.uuid?.lowercased() == uuid.lowercased() } }
+        return entries
+    }
+
+    /// A 2xx JSON answer, or the error that explains why not.
+    private func jsonAnswer(_ result: Result<HTTPResponse, TablesError>) throws(TablesError)
+        -> (response: HTTPResponse, value: JSONValue)
+    {
+        let response = try result.get()
+        if (300..<400).contains(response.status) {
+            throw .redirected(status: response.status, location: response.header("Location") ?? "")
+        }
+        guard (200..<300).contains(response.status) else {
+            throw .http(status: response.status, message: TablesClient.errorMessage(response))
+        }
+        let type = response.header("Content-Type") ?? ""
+        guard type.lowercased().hasPrefix("application/json") else {
+            throw .unexpectedContentType(type.isEmpty ? "no content type" : type)
+        }
+        do { return (response, try JSONValue.parse(bytes: response.body)) } catch {
+            throw .malformedResponse(error.description)
+        }
+    }
+
+    /// The URL in `<…>; rel=next` (URLs may contain commas, so links are read by their angle brackets).
+    static func nextLink(_ header: String?) -> String? {
+        guard let header else { return nil }
+        var rest = Substring(header)
+        for _ in 0..<16 {  // bounded: a Link header holds a few links at most
+            guard let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") else { return nil }
+            let url = rest[rest.index(after: open)..<close]
+            let params = rest[rest.index(after: close)...].prefix { $0 != "<" }
+            if params.contains("rel=next") || params.contains("rel=\"next\"") { return String(url) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return nil
+    }
+}

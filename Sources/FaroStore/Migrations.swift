@@ -1,0 +1,69 @@
+/// Faro's schema, one step per version. `PRAGMA user_version` holds the version a database is at; opening runs
+/// the missing steps in one transaction. Steps are only ever appended, never edited, so every older database
+/// upgrades the same way.
+public enum Migrations {
+    /// The SQL of each step; step `i` takes a database from version `i` to `i + 1`.
+    public static let steps: [String] = [
+        // 1: settings, "Mis datos de contacto", catalog cache.
+        """
+        CREATE TABLE settings (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+        CREATE TABLE contact_profile (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            nombre TEXT NOT NULL, email TEXT NOT NULL, telefono TEXT NOT NULL, empresa TEXT NOT NULL,
+            updated_at REAL NOT NULL);
+        CREATE TABLE catalog_cache (
+            major INTEGER NOT NULL, minor INTEGER NOT NULL, uuid TEXT NOT NULL DEFAULT '',
+            row_id TEXT NOT NULL, cliente TEXT NOT NULL, titulo TEXT NOT NULL, url TEXT NOT NULL,
+            fetched_at REAL NOT NULL,
+            PRIMARY KEY (major, minor, uuid));
+        """,
+        // 2: Guardados (MHT archives) and per-site state.
+        """
+        CREATE TABLE saved_pages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            url TEXT NOT NULL, title TEXT NOT NULL, business TEXT NOT NULL, saved_at REAL NOT NULL,
+            mht BLOB NOT NULL);
+        CREATE INDEX saved_pages_by_date ON saved_pages (saved_at DESC);
+        CREATE TABLE site_state (
+            url TEXT PRIMARY KEY NOT NULL,
+            contact_sent_at REAL, rating INTEGER, rated_at REAL);
+        """,
+        // 3: the outbox.
+        """
+        CREATE TABLE outbox (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            table_name TEXT NOT NULL,
+            body TEXT NOT NULL,
+            state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at REAL NOT NULL,
+            last_error TEXT,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL);
+        CREATE INDEX outbox_queue ON outbox (state, table_name, seq);
+        """,
+    ]
+
+    /// The version a fully migrated database is at.
+    public static var latestVersion: Int { steps.count }
+
+    /// Brings `connection` to `target` (default: latest). Safe when several processes open the same file at once:
+    /// the version is read again inside the write transaction. Refuses (without touching the file) a database
+    /// newer than this Faro.
+    public static func migrate(_ connection: SQLiteConnection, to target: Int = latestVersion) throws(StoreError) {
+        let current = try connection.integerPragma("user_version")
+        if current > latestVersion {
+            throw .newerSchema(path: connection.path, found: current, supported: latestVersion)
+        }
+        guard current < target else { return }
+        try connection.transaction { () throws(StoreError) in
+            let version = try connection.integerPragma("user_version")
+            guard version < target else { return }
+            for step in version..<target {
+                try connection.execute(steps[step])
+            }
+            try connection.execute("PRAGMA user_version = \(target)")
+        }
+    }
+}

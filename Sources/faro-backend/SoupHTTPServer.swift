@@ -1,0 +1,173 @@
+internal import CShim
+internal import CSoup
+import FaroCore
+import Foundation
+
+/// The fault dice: which requests fail, wait or lose their connection.
+struct FaultInjector {
+    var failRate: Double
+    var failStatuses: [Int]
+    var latency: ClosedRange<Double>
+    var dropRate: Double
+    var random: SeededUnitRandom
+
+    mutating func failure() -> Int? {
+        guard failRate > 0, random.nextUnit() < failRate, !failStatuses.isEmpty else { return nil }
+        return failStatuses[Int(random.nextUInt64() % UInt64(failStatuses.count))]
+    }
+
+    mutating func delayMilliseconds() -> Double {
+        guard latency.upperBound > 0 else { return 0 }
+        return latency.lowerBound + random.nextUnit() * (latency.upperBound - latency.lowerBound)
+    }
+
+    mutating func drop() -> Bool { dropRate > 0 && random.nextUnit() < dropRate }
+}
+
+/// faro-backend's HTTP side: a SoupServer on 127.0.0.1 driven by the GLib main loop of the main thread. It turns
+/// each SoupServerMessage into an `HTTPRequest`, asks `Routes`, applies the injected faults, and writes the reply.
+final class SoupHTTPServer {
+    private let server: UnsafeMutablePointer<SoupServer>
+    private let routes: Routes
+    private var faults: FaultInjector
+    private(set) var port: UInt32 = 0
+
+    /// Why the server could not start.
+    struct StartError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(routes: Routes, faults: FaultInjector) throws(StartError) {
+        guard let server = faro_soup_server_new() else { throw StartError(description: "cannot create the HTTP server") }
+        self.server = server
+        self.routes = routes
+        self.faults = faults
+        let callback: SoupServerCallback = { _, message, path, _, user in
+            guard let message, let path, let user else { return }
+            let me = Unmanaged<SoupHTTPServer>.fromOpaque(user).takeUnretainedValue()
+            me.handle(message, path: String(cString: path))
+        }
+        soup_server_add_handler(server, nil, callback, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// Starts listening on 127.0.0.1:`port` (0 = any free port) and returns the port in use.
+    func listen(port requested: UInt32) throws(StartError) -> UInt32 {
+        var error: UnsafeMutablePointer<GError>?
+        guard soup_server_listen_local(server, requested, SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0 else {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            g_clear_error(&error)
+            throw StartError(description: "cannot listen on 127.0.0.1:\(requested): \(message)")
+        }
+        ListenBacklog.widen(server)
+        var list = soup_server_get_uris(server)
+        var found: UInt32 = requested
+        while let node = list {
+            if let data = node.pointee.data {
+                let uri = OpaquePointer(data)
+                found = UInt32(max(0, g_uri_get_port(uri)))
+                g_uri_unref(uri)
+            }
+            list = node.pointee.next
+        }
+        port = found
+        routes.baseURL = "http://127.0.0.1:\(found)"
+        return found
+    }
+
+    /// Stops accepting connections (and closes open ones) until `resume()`: the "connection refused" fault.
+    func suspend() { soup_server_disconnect(server) }
+
+    /// Listens again on the same port after `suspend()`.
+    func resume() -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        let ok = soup_server_listen_local(server, port, SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0
+        g_clear_error(&error)
+        if ok { ListenBacklog.widen(server) }
+        return ok
+    }
+
+    private func handle(_ message: OpaquePointer, path: String) {
+        let method = String(cString: soup_server_message_get_method(message))
+        let uri = soup_server_message_get_uri(message)
+        let rawQuery = g_uri_get_query(uri).map { String(cString: $0) }
+        let headers = soup_server_message_get_request_headers(message)
+        var body: [UInt8] = []
+        if let requestBody = soup_server_message_get_request_body(message),
+           let bytes = soup_message_body_flatten(requestBody) {
+            var size: Int = 0
+            if let data = g_bytes_get_data(bytes, &size), size > 0 {
+                body = Array(UnsafeRawBufferPointer(start: data, count: size))
+            }
+            g_bytes_unref(bytes)
+        }
+        let segments = path.split(separator: "/").map { QueryString.decode(String($0), plusIsSpace: false) }
+        let request = HTTPRequest(
+            method: method, segments: segments, rawQuery: rawQuery, query: QueryString.parse(rawQuery),
+            header: { name in soup_message_headers_get_one(headers, name).map { String(cString: $0) } }, body: body)
+
+        let faulty = routes.isTablesRequest(request)
+        var reply: HTTPReply
+        var drop = false
+        if faulty, let status = faults.failure() {
+            reply = .error(status, status == 503 ? "Service unavailable (injected fault)" : "Internal error (injected fault)")
+        } else {
+            reply = routes.handle(request)
+            drop = faulty && method == "POST" && faults.drop()
+        }
+        if method == "HEAD" { reply.body = [] }
+        let delay = faulty ? faults.delayMilliseconds() : SiteInspection.shared.delayMilliseconds(request)
+        if delay >= 1 {
+            soup_server_message_pause(message)
+            g_object_ref(UnsafeMutableRawPointer(message))
+            let pending = PendingReply(server: self, message: message, reply: reply, drop: drop)
+            g_timeout_add_full(G_PRIORITY_DEFAULT, guint(delay), { user in
+                guard let user else { return 0 }
+                let pending = Unmanaged<PendingReply>.fromOpaque(user).takeUnretainedValue()
+                pending.server.finish(pending.message, pending.reply, drop: pending.drop)
+                soup_server_message_unpause(pending.message)
+                g_object_unref(UnsafeMutableRawPointer(pending.message))
+                return 0
+            }, Unmanaged.passRetained(pending).toOpaque(), { user in
+                if let user { Unmanaged<PendingReply>.fromOpaque(user).release() }
+            })
+        } else {
+            finish(message, reply, drop: drop)
+        }
+    }
+
+    /// Writes `reply`, or (for the dropped-connection fault) the first bytes of it and then cuts the connection.
+    private func finish(_ message: OpaquePointer, _ reply: HTTPReply, drop: Bool) {
+        if drop, let socket = soup_server_message_get_socket(message) {
+            let partial = "HTTP/1.1 \(reply.status) X\r\nContent-Type: application/json\r\nContent-Length: \(reply.body.count + 100)\r\n\r\n"
+            let bytes = Array(partial.utf8) + Array(reply.body.prefix(reply.body.count / 2))
+            _ = bytes.withUnsafeBytes { raw in
+                g_socket_send(socket, raw.baseAddress?.assumingMemoryBound(to: gchar.self), gsize(raw.count), nil, nil)
+            }
+            g_socket_shutdown(socket, 1, 1, nil)
+            soup_server_message_set_status(message, 500, nil)
+            return
+        }
+        soup_server_message_set_status(message, guint(reply.status), nil)
+        let responseHeaders = soup_server_message_get_response_headers(message)
+        for (name, value) in reply.headers { soup_message_headers_replace(responseHeaders, name, value) }
+        reply.body.withUnsafeBytes { raw in
+            soup_server_message_set_response(message, reply.contentType ?? "application/octet-stream", SOUP_MEMORY_COPY,
+                                             raw.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(raw.count))
+        }
+    }
+}
+
+/// A reply waiting out its injected latency; owned by the GLib timeout that sends it.
+private final class PendingReply {
+    let server: SoupHTTPServer
+    let message: OpaquePointer
+    let reply: HTTPReply
+    let drop: Bool
+
+    init(server: SoupHTTPServer, message: OpaquePointer, reply: HTTPReply, drop: Bool) {
+        self.server = server
+        self.message = message
+        self.reply = reply
+        self.drop = drop
+    }
+}

@@ -1,0 +1,325 @@
+import FaroCore
+import FaroStore
+import Foundation
+
+/// Why a table request was refused, with the HTTP status the real server answers.
+struct TableError: Error {
+    var status: Int
+    var message: String
+    /// The existing row, for 409.
+    var existing: JSONValue?
+}
+
+/// The "dynamic schema" tables of azure-mobile-apps-node on SQLite: any valid table name, created on the first
+/// insert, gaining a column whenever a new field appears. Column kinds (string, number, boolean) are remembered in
+/// `__faro_columns` so booleans come back as `true`/`false`.
+final class TableStore {
+    static let systemColumns = ["createdAt", "updatedAt", "version", "deleted"]
+    private let db: SQLiteConnection
+    private var random = SystemUnitRandom()
+    /// table → (column → kind), in creation order.
+    private var schema: [String: [(name: String, kind: String)]] = [:]
+
+    init(database: SQLiteConnection) throws(StoreError) {
+        db = database
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS __faro_columns (
+                table_name TEXT NOT NULL, column_name TEXT NOT NULL, kind TEXT NOT NULL,
+                PRIMARY KEY (table_name, column_name));
+            """)
+        try reloadSchema()
+    }
+
+    /// Reads the column kinds again (after a rolled-back transaction may have left the cache ahead of the file).
+    private func reloadSchema() throws(StoreError) {
+        schema = [:]
+        for row in try db.query("SELECT table_name, column_name, kind FROM __faro_columns ORDER BY rowid") {
+            guard let t = row[0].text, let c = row[1].text, let k = row[2].text else { continue }
+            schema[t, default: []].append((c, k))
+        }
+        for row in try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") {
+            if let t = row[0].text, schema[t] == nil { schema[t] = [] }
+        }
+    }
+
+    /// A table or column name the server accepts: a letter, then letters, digits or `_`, at most 64.
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 64,
+              first.properties.isAlphabetic, first.isASCII else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+            && !name.lowercased().hasPrefix("sqlite_")
+    }
+
+    static func quoted(_ name: String) -> String { "\"" + name + "\"" }
+
+    func exists(_ table: String) -> Bool { schema[table] != nil }
+
+    /// The SQL column for `name` (system or user column, case-insensitive), or nil.
+    func column(_ table: String, _ name: String) -> String? {
+        if name.lowercased() == "id" { return "\"id\"" }
+        if let s = TableStore.systemColumns.first(where: { $0.lowercased() == name.lowercased() }) { return TableStore.quoted(s) }
+        return schema[table]?.first(where: { $0.name.lowercased() == name.lowercased() }).map { TableStore.quoted($0.name) }
+    }
+
+    private func kind(of value: JSONValue) -> String {
+        switch value {
+        case .bool: return "boolean"
+        case .integer, .number: return "number"
+        default: return "string"
+        }
+    }
+
+    private func ensureTable(_ table: String, fields: [(String, JSONValue)]) throws(StoreError) {
+        if schema[table] == nil {
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS \(TableStore.quoted(table)) (
+                    "id" TEXT PRIMARY KEY NOT NULL, "createdAt" TEXT NOT NULL, "updatedAt" TEXT NOT NULL,
+                    "version" TEXT NOT NULL, "deleted" INTEGER NOT NULL DEFAULT 0)
+                """)
+            schema[table] = []
+        }
+        for (name, value) in fields where name != "id" && column(table, name) == nil {
+            try db.execute("ALTER TABLE \(TableStore.quoted(table)) ADD COLUMN \(TableStore.quoted(name))")
+            let k = kind(of: value)
+            try db.query("INSERT INTO __faro_columns (table_name, column_name, kind) VALUES (?, ?, ?)",
+                         [.text(table), .text(name), .text(k)])
+            schema[table, default: []].append((name, k))
+        }
+    }
+
+    private func sqlValue(_ value: JSONValue) -> SQLiteValue {
+        switch value {
+        case .null: return .null
+        case .bool(let b): return .integer(b ? 1 : 0)
+        case .integer(let n): return .integer(n)
+        case .number(let d): return .real(d)
+        case .string(let s): return .text(s)
+        case .array, .object: return .text(value.serialized)
+        }
+    }
+
+    /// Checks an insert body the way the real server does: a JSON object of flat values, a string id if any,
+    /// no system columns, valid field names.
+    func validateInsert(_ body: JSONValue) throws(TableError) -> [(String, JSONValue)] {
+        guard let fields = body.objectMembers else {
+            throw TableError(status: 400, message: "The request body must be a JSON object.")
+        }
+        for (name, value) in fields {
+            if TableStore.systemColumns.contains(where: { $0.lowercased() == name.lowercased() }) {
+                throw TableError(status: 400, message: "Cannot insert item with property '\(name)' as it is reserved")
+            }
+            if name.lowercased() == "id" {
+                switch value {
+                case .null: continue
+                case .string(let s) where !s.isEmpty && s.utf8.count <= 255: continue
+                default: throw TableError(status: 400, message: "The item id must be a non-empty string.")
+                }
+            }
+            guard TableStore.isValidName(name) else {
+                throw TableError(status: 400, message: "'\(name)' is not a valid property name.")
+            }
+            switch value {
+            case .array, .object:
+                throw TableError(status: 400, message: "Property '\(name)' must be a string, number, boolean or null.")
+            default: break
+            }
+        }
+        return fields
+    }
+
+    /// Inserts one item; returns the stored row. 409 (with the existing row) when the id exists.
+    func insert(table: String, body: JSONValue, now: Double) throws(TableError) -> JSONValue {
+        let fields = try validateInsert(body)
+        let id = fields.last(where: { $0.0.lowercased() == "id" })?.1.stringValue ?? OutboxRowID.make(using: &random)
+        let userFields = fields.filter { $0.0.lowercased() != "id" }
+        do {
+            return try db.transaction { () throws(StoreError) -> Result<JSONValue, TableError> in
+                try ensureTable(table, fields: userFields)
+                if let existing = try row(table: table, id: id, includeDeleted: true) {
+                    return .failure(TableError(status: 409, message: "An item with id '\(id)' already exists.",
+                                               existing: existing))
+                }
+                let stamp = Fechahora.format(secondsSince1970: now)
+                let version = TableStore.newVersion(&random)
+                var names = ["\"id\"", "\"createdAt\"", "\"updatedAt\"", "\"version\"", "\"deleted\""]
+                var values: [SQLiteValue] = [.text(id), .text(stamp), .text(stamp), .text(version), .integer(0)]
+                for (name, value) in userFields {
+                    names.append(column(table, name) ?? TableStore.quoted(name))
+                    values.append(sqlValue(value))
+                }
+                let marks = values.map { _ in "?" }.joined(separator: ", ")
+                try db.query("INSERT INTO \(TableStore.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(marks))", values)
+                guard let stored = try row(table: table, id: id, includeDeleted: true) else {
+                    return .failure(TableError(status: 500, message: "The item vanished after insert."))
+                }
+                return .success(stored)
+            }.get()
+        } catch let error as TableError {
+            throw error
+        } catch {
+            try? reloadSchema()
+            throw TableError(status: 500, message: "Storage failed: \(error)")
+        }
+    }
+
+    /// Upserts rows as they are (for seeding the demo catalog at startup).
+    func seed(table: String, rows: [[(String, JSONValue)]], now: Double) throws(StoreError) {
+        try db.transaction { () throws(StoreError) in
+            for fields in rows {
+                let user = fields.filter { $0.0 != "id" }
+                try ensureTable(table, fields: user)
+                guard let id = fields.first(where: { $0.0 == "id" })?.1.stringValue else { continue }
+                try db.query("DELETE FROM \(TableStore.quoted(table)) WHERE id = ?", [.text(id)])
+                let stamp = Fechahora.format(secondsSince1970: now)
+                var names = ["\"id\"", "\"createdAt\"", "\"updatedAt\"", "\"version\"", "\"deleted\""]
+                var values: [SQLiteValue] = [.text(id), .text(stamp), .text(stamp), .text(TableStore.newVersion(&random)), .integer(0)]
+                for (name, value) in user {
+                    names.append(TableStore.quoted(name))
+                    values.append(sqlValue(value))
+                }
+                let marks = values.map { _ in "?" }.joined(separator: ", ")
+                try db.query("INSERT INTO \(TableStore.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(marks))", values)
+            }
+        }
+    }
+
+    static func newVersion(_ random: inout SystemUnitRandom) -> String {
+        var n = random.nextUInt64()
+        var bytes: [UInt8] = []
+        for _ in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: n)); n >>= 8 }
+        return Data(bytes).base64EncodedString()
+    }
+
+    /// One row by id (404 is the caller's business).
+    func row(table: String, id: String, includeDeleted: Bool = false) throws(StoreError) -> JSONValue? {
+        guard exists(table) else { return nil }
+        let statement = try db.prepare("SELECT * FROM \(TableStore.quoted(table)) WHERE id = ?"
+                                       + (includeDeleted ? "" : " AND deleted = 0"))
+        try statement.bind([.text(id)])
+        guard try statement.step() else { return nil }
+        return render(table: table, names: statement.columnNames, values: statement.row())
+    }
+
+    /// A query's answer: the page of rows and, when asked, the total count matching the filter.
+    struct Page {
+        var rows: [JSONValue]
+        var totalCount: Int?
+    }
+
+    /// Runs a list query; options are already checked by `TableQuery`.
+    func list(table: String, query: TableQuery) throws(TableError) -> Page {
+        guard exists(table) else { return Page(rows: [], totalCount: query.inlineCount ? 0 : nil) }
+        var conditions: [String] = []
+        var parameters: [SQLiteValue] = []
+        if !query.includeDeleted { conditions.append("deleted = 0") }
+        if let text = query.filter {
+            do {
+                let f = try ODataFilter(text) { self.column(table, $0) }
+                conditions.append(f.sql)
+                parameters += f.parameters
+            } catch {
+                throw TableError(status: 400, message: error.description)
+            }
+        }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        var order: [String] = []
+        for (name, descending) in query.orderBy {
+            guard let c = column(table, name) else {
+                throw TableError(status: 400, message: "$orderby: could not find a property named '\(name)'")
+            }
+            order.append(c + (descending ? " DESC" : " ASC"))
+        }
+        order.append("rowid ASC")
+        var selected = "*"
+        if let select = query.select {
+            var cols: [String] = []
+            for name in select {
+                guard let c = column(table, name) else {
+                    throw TableError(status: 400, message: "$select: could not find a property named '\(name)'")
+                }
+                cols.append(c)
+            }
+            selected = cols.joined(separator: ", ")
+        }
+        let from = " FROM \(TableStore.quoted(table))"
+        do {
+            let statement = try db.prepare("SELECT \(selected)\(from)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?")
+            try statement.bind(parameters + [.integer(Int64(query.top)), .integer(Int64(query.skip))])
+            var rows: [JSONValue] = []
+            let names = statement.columnNames
+            while try statement.step() { rows.append(render(table: table, names: names, values: statement.row())) }
+            var total: Int?
+            if query.inlineCount {
+                total = Int(try db.query("SELECT count(*)\(from)\(whereClause)", parameters).first?.first?.integer ?? 0)
+            }
+            return Page(rows: rows, totalCount: total)
+        } catch {
+            throw TableError(status: 400, message: "The query could not run: \(error)")
+        }
+    }
+
+    private func render(table: String, names: [String], values: [SQLiteValue]) -> JSONValue {
+        let kinds = Dictionary(schema[table]?.map { ($0.name, $0.kind) } ?? [], uniquingKeysWith: { a, _ in a })
+        var members: [(String, JSONValue)] = []
+        for (name, value) in zip(names, values) {
+            let boolean = name == "deleted" || kinds[name] == "boolean"
+            switch value {
+            case .null: members.append((name, .null))
+            case .integer(let n): members.append((name, boolean ? .bool(n != 0) : .integer(n)))
+            case .real(let d): members.append((name, .number(d)))
+            case .text(let s): members.append((name, .string(s)))
+            case .blob(let b): members.append((name, .string(Data(b).base64EncodedString())))
+            }
+        }
+        return .object(members)
+    }
+}
+
+/// The query options of a GET list request, checked like the real server (`$top` at most 1000, default 50).
+struct TableQuery {
+    static let defaultTop = 50
+    static let maxTop = 1000
+    var filter: String?
+    var orderBy: [(String, Bool)] = []
+    var select: [String]?
+    var top = defaultTop
+    var skip = 0
+    var inlineCount = false
+    var includeDeleted = false
+
+    init(parameters: [String: String]) throws(QueryError) {
+        filter = parameters["$filter"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        if let t = parameters["$top"] {
+            guard let n = Int(t), n >= 0 else { throw QueryError(description: "$top must be a non-negative integer") }
+            guard n <= TableQuery.maxTop else {
+                throw QueryError(description: "$top must be at most \(TableQuery.maxTop) (got \(n))")
+            }
+            top = n
+        }
+        if let s = parameters["$skip"] {
+            guard let n = Int(s), n >= 0 else { throw QueryError(description: "$skip must be a non-negative integer") }
+            skip = n
+        }
+        if let o = parameters["$orderby"] {
+            for part in o.split(separator: ",") {
+                let words = part.split(separator: " ").map(String.init)
+                guard let name = words.first, words.count <= 2 else {
+                    throw QueryError(description: "$orderby: cannot read '\(part)'")
+                }
+                let direction = words.count == 2 ? words[1].lowercased() : "asc"
+                guard direction == "asc" || direction == "desc" else {
+                    throw QueryError(description: "$orderby: direction must be asc or desc")
+                }
+                orderBy.append((name, direction == "desc"))
+            }
+        }
+        if let s = parameters["$select"] {
+            select = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if let c = parameters["$inlinecount"] {
+            guard c == "allpages" || c == "none" else { throw QueryError(description: "$inlinecount must be allpages or none") }
+            inlineCount = c == "allpages"
+        }
+        includeDeleted = parameters["__includeDeleted"]?.lowercased() == "true"
+    }
+}

@@ -1,0 +1,112 @@
+internal import CSoup
+import FaroCore
+import FaroStore
+import Foundation
+
+/// `faro-backend`: a local stand-in for Faro's Azure Mobile Apps backend (see BackendOptions.usage).
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data("faro-backend: \(message)\n".utf8))
+    exit(status)
+}
+
+let options: BackendOptions
+do {
+    options = try BackendOptions(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    if error.description.isEmpty {
+        print(BackendOptions.usage)
+        exit(0)
+    }
+    fail("\(error.description)\n\n\(BackendOptions.usage)", status: 2)
+}
+
+signal(SIGPIPE, SIG_IGN)
+let clock = SystemOutboxClock()
+let tables: TableStore
+do {
+    let connection = try SQLiteConnection(path: options.database)
+    if options.database != ":memory:" {
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = NORMAL")
+    }
+    tables = try TableStore(database: connection)
+} catch {
+    fail(error.description)
+}
+
+let demo = BackendDataDirectory.locate(explicit: options.dataDirectory).map { DemoContent(dataDirectory: $0) }
+if demo == nil {
+    FileHandle.standardError.write(Data(
+        "faro-backend: no data folder found (pass --data DIR): serving tables without the demo catalog\n".utf8))
+}
+var seed = SystemUnitRandom()
+let faults = FaultInjector(failRate: options.failRate, failStatuses: options.failStatuses, latency: options.latency,
+                           dropRate: options.dropRate, random: SeededUnitRandom(seed: options.seed ?? seed.nextUInt64()))
+let routes = Routes(tables: tables, demo: demo, appKey: options.appKey, clock: { clock.now() })
+let server: SoupHTTPServer
+let port: UInt32
+do {
+    server = try SoupHTTPServer(routes: routes, faults: faults)
+    port = try server.listen(port: options.port)
+    if let demo {
+        try tables.seed(table: "beacons", rows: try demo.catalogRows(baseURL: routes.baseURL), now: clock.now())
+    }
+} catch let error as CustomStringConvertible {
+    fail(error.description)
+} catch {
+    fail("\(error)")
+}
+
+/// The "refuse connections" fault: closed for `refuseFor` seconds from the start, and again every `refuseEvery`.
+final class RefusalSchedule {
+    let server: SoupHTTPServer
+    let closedFor: Double
+    let period: Double
+
+    init(server: SoupHTTPServer, closedFor: Double, period: Double) {
+        self.server = server
+        self.closedFor = closedFor
+        self.period = period
+    }
+
+    func closeNow() {
+        server.suspend()
+        after(closedFor) { $0.reopen() }
+    }
+
+    func reopen() {
+        if !server.resume() { FileHandle.standardError.write(Data("faro-backend: could not listen again\n".utf8)) }
+        if period > 0 { after(period - closedFor) { $0.closeNow() } }
+    }
+
+    private func after(_ seconds: Double, _ action: @escaping (RefusalSchedule) -> Void) {
+        let box = Unmanaged.passRetained(RefusalStep(schedule: self, action: action)).toOpaque()
+        g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(1, seconds * 1000)), { user in
+            guard let user else { return 0 }
+            let step = Unmanaged<RefusalStep>.fromOpaque(user).takeUnretainedValue()
+            step.action(step.schedule)
+            return 0
+        }, box, { user in if let user { Unmanaged<RefusalStep>.fromOpaque(user).release() } })
+    }
+}
+
+/// One scheduled open/close of the refusal fault.
+final class RefusalStep {
+    let schedule: RefusalSchedule
+    let action: (RefusalSchedule) -> Void
+    init(schedule: RefusalSchedule, action: @escaping (RefusalSchedule) -> Void) {
+        self.schedule = schedule
+        self.action = action
+    }
+}
+
+FileHandle.standardOutput.write(Data("listening on http://127.0.0.1:\(port)\n".utf8))
+var refusal: RefusalSchedule?
+if options.refuseFor > 0 {
+    let schedule = RefusalSchedule(server: server, closedFor: options.refuseFor, period: options.refuseEvery)
+    schedule.closeNow()
+    refusal = schedule
+}
+let loop = g_main_loop_new(nil, 0)
+g_main_loop_run(loop)

@@ -1,0 +1,105 @@
+import FaroCore
+import FaroNet
+import FaroStore
+import Foundation
+
+/// `faro outbox [--json]` lists the pending and refused rows; `faro outbox flush [--timeout SECONDS]
+/// [--backend URL] [--retry-failed]` delivers now and exits 0 when nothing is pending, 1 with the reason.
+enum OutboxCommand {
+    static let usage = """
+        faro outbox [--json]
+        faro outbox flush [--timeout SECONDS] [--backend URL] [--retry-failed]
+        """
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        var args = arguments
+        let json = args.flag("--json")
+        let retryFailed = args.flag("--retry-failed")
+        let timeout = try args.number("--timeout", in: 0...86_400)
+        let backend = try args.option("--backend")
+        let action = try? args.positional("action")
+        try args.finish()
+        switch action {
+        case nil:
+            if retryFailed || timeout != nil || backend != nil {
+                throw UsageError(description: "--timeout, --backend and --retry-failed go with 'faro outbox flush'")
+            }
+            try list(json: json)
+            return 0
+        case "flush":
+            if json { throw UsageError(description: "--json goes with 'faro outbox', not 'flush'") }
+            return try flush(timeout: timeout ?? 30, backend: backend, retryFailed: retryFailed)
+        case let other?:
+            throw UsageError(description: "unknown outbox action '\(other)' (use 'faro outbox' or 'faro outbox flush')")
+        }
+    }
+
+    static func list(json: Bool) throws {
+        let database = try OutboxStoreAccess.open()
+        let counts: OutboxCounts
+        let rows: [OutboxRow]
+        do {
+            counts = try database.outbox.counts()
+            rows = try database.outbox.list(states: [.pending, .failed])
+        } catch {
+            throw CommandFailure(description: error.description)
+        }
+        if json {
+            let items = rows.map { r in
+                JSON.object([
+                    ("id", JSON.string(r.id)), ("table", JSON.string(r.table.rawValue)), ("state", JSON.string(r.state.rawValue)),
+                    ("attempts", String(r.attempts)),
+                    ("created_at", JSON.string(Fechahora.format(secondsSince1970: r.createdAt))),
+                    ("last_error", r.lastError.map { JSON.string($0) } ?? "null"),
+                ])
+            }
+            Output.line(JSON.object([("pending", String(counts.pending)), ("failed", String(counts.failed)),
+                                     ("rows", "[" + items.joined(separator: ", ") + "]")]))
+            return
+        }
+        Output.line("pending: \(counts.pending)  failed: \(counts.failed)  delivered: \(counts.delivered)")
+        for r in rows {
+            let when = Fechahora.format(secondsSince1970: r.createdAt)
+            Output.line("\(r.id)  \(r.table.rawValue)  \(r.state.rawValue)  \(when)  attempts=\(r.attempts)"
+                        + (r.lastError.map { "  \($0)" } ?? ""))
+        }
+    }
+
+    /// `--backend URL`, else `$FARO_BACKEND`, else the saved setting (see `BackendSettings`).
+    static func backendURL(_ option: String?, database: FaroDatabase) throws -> BackendConfiguration {
+        guard let configuration = try BackendSettings.resolve(option: option, database: database) else {
+            throw CommandFailure(description: "no backend configured: pass --backend URL or set FARO_BACKEND")
+        }
+        return configuration
+    }
+
+    static func flush(timeout: Double, backend: String?, retryFailed: Bool) throws -> Int32 {
+        let database = try OutboxStoreAccess.open()
+        let configuration = try backendURL(backend, database: database)
+        let clock = SystemOutboxClock()
+        do {
+            // "Deliver now": every pending row is due at once (and refused ones too with --retry-failed).
+            try database.outbox.retryNow(now: clock.now(), includingFailed: retryFailed)
+        } catch {
+            throw CommandFailure(description: error.description)
+        }
+        Curl.initialize()
+        let deliverer = OutboxDeliverer(databasePath: database.path, configuration: configuration,
+                                        schedule: .interactive, clock: clock, idleRecheck: 1)
+        deliverer.start()
+        let status = deliverer.waitUntilDrained(timeout: timeout)
+        deliverer.stop(timeout: 10)
+        let counts: OutboxCounts
+        do { counts = try database.outbox.counts() } catch { throw CommandFailure(description: error.description) }
+        if counts.failed > 0 {
+            Output.error("faro: \(counts.failed) row(s) were refused by the backend and kept; see 'faro outbox' "
+                         + "(retry them with 'faro outbox flush --retry-failed')")
+        }
+        guard counts.pending == 0 else {
+            let reason = status?.lastProblem ?? "the backend did not answer in time"
+            throw CommandFailure(description: "\(counts.pending) row(s) still pending after \(JSON.number(timeout, decimals: 1)) s: \(reason)")
+        }
+        Output.line("delivered: \(counts.delivered)  pending: 0  failed: \(counts.failed)")
+        return 0
+    }
+}

@@ -1,0 +1,90 @@
+import FaroNet
+import FaroTestSupport
+import Foundation
+import Testing
+
+/// A real `faro-backend` on a free loopback port for one test, stopped when the value goes away.
+final class BackendProcess: @unchecked Sendable {
+    let child: ChildProcess
+    let url: String
+    let port: Int
+
+    /// Why the backend did not come up.
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(_ arguments: [String] = []) throws {
+        let executable = Paths.executable("faro-backend")
+        child = try ChildProcess(executable, ["--port", "0", "--data", Paths.data] + arguments)
+        guard let line = child.waitForLine(timeout: 15, { $0.hasPrefix("listening on http://127.0.0.1:") }),
+              let last = line.split(separator: ":").last, let port = Int(last) else {
+            throw StartFailure(description: "faro-backend did not start: \(child.stderr)")
+        }
+        self.port = port
+        url = "http://127.0.0.1:\(port)"
+    }
+
+    func configuration() throws -> BackendConfiguration { try BackendConfiguration(baseURL: url) }
+
+    deinit {
+        child.signal(SIGKILL)
+        _ = child.wait(timeout: 5)
+    }
+}
+
+/// A tiny HTTP server on loopback that answers every request with one canned response (for bad-input tests that
+/// faro-backend does not produce: wrong content types, huge bodies, redirects).
+final class CannedServer: @unchecked Sendable {
+    let port: Int
+    private let socket: Int32
+    private let response: [UInt8]
+    private let thread: Thread
+
+    init(response: [UInt8]) throws {
+        let fd = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw BackendProcess.StartFailure(description: "socket failed") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else { throw BackendProcess.StartFailure(description: "bind failed") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        socket = fd
+        self.response = response
+        let reply = response
+        thread = Thread {
+            for _ in 0..<64 {  // bounded: a test makes a handful of requests
+                let client = accept(fd, nil, nil)
+                if client < 0 { return }
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                _ = read(client, &buffer, buffer.count)
+                _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(client)
+            }
+        }
+        thread.start()
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    deinit {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+
+    static func http(status: String, headers: [String], body: [UInt8]) -> [UInt8] {
+        let head = (["HTTP/1.1 \(status)", "Content-Length: \(body.count)", "Connection: close"] + headers)
+            .joined(separator: "\r\n") + "\r\n\r\n"
+        return Array(head.utf8) + body
+    }
+}

@@ -1,0 +1,164 @@
+import FaroCore
+import FaroStore
+import FaroTestSupport
+import Foundation
+import Testing
+
+@Suite struct DatabaseTests {
+    @Test func newDatabaseIsPrivateWALAndAtTheLatestVersion() throws {
+        let (dir, path) = try freshDatabasePath()
+        let db = try FaroDatabase(path: path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: (path as NSString).deletingLastPathComponent)
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+        #expect(try db.connection.query("PRAGMA journal_mode").first?.first?.text == "wal")
+        #expect(try db.connection.integerPragma("user_version") == Migrations.latestVersion)
+        _ = dir
+    }
+
+    @Test func defaultPathFollowsXDG() {
+        #expect(FaroDatabase.defaultPath(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"]) == "/x/data/faro/faro.sqlite3")
+        #expect(FaroDatabase.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/faro/faro.sqlite3")
+        #expect(FaroDatabase.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/faro/faro.sqlite3")
+    }
+
+    /// Builds a database at `version` holding one row in every table that version has.
+    func makeDatabase(at version: Int, path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try Migrations.migrate(connection, to: version)
+        if version >= 1 {
+            try connection.query("INSERT INTO settings (key, value) VALUES ('backend.url', 'https://b.example')")
+            try connection.query("INSERT INTO contact_profile VALUES (1, 'Ana', 'ana@e.mx', '5512345678', 'ACME', 1)")
+            try connection.query("INSERT INTO catalog_cache VALUES (100, 1, '', 'b1', 'Café', 'Menú', 'http://x/', 1)")
+        }
+        if version >= 2 {
+            try connection.query("INSERT INTO saved_pages (url, title, business, saved_at, mht) VALUES ('u', 't', 'b', 5, x'0102')")
+            try connection.query("INSERT INTO site_state (url, contact_sent_at) VALUES ('u', 7)")
+        }
+        #expect(try connection.integerPragma("user_version") == version)
+    }
+
+    @Test(arguments: Array(0..<Migrations.latestVersion))
+    func upgradesFromEveryEarlierVersionKeepingData(from version: Int) throws {
+        let (dir, path) = try freshDatabasePath()
+        try makeDatabase(at: version, path: path)
+        let db = try FaroDatabase(path: path)
+        #expect(try db.connection.integerPragma("user_version") == Migrations.latestVersion)
+        if version >= 1 {
+            #expect(try db.settings.value("backend.url") == "https://b.example")
+            #expect(try db.contactProfile.load()?.empresa == "ACME")
+            #expect(try db.catalogCache.lookup(major: 100, minor: 1, uuid: "FA20")?.titulo == "Menú")
+        }
+        if version >= 2 {
+            #expect(try db.savedPages.archive(id: 1) == [1, 2])
+            #expect(try db.siteState.state(url: "u").contactSentAt == 7)
+        }
+        // Every table of the latest schema works after the upgrade.
+        try db.outbox.enqueue(.interested(try registration(1)), id: "id-1", now: 10)
+        try db.savedPages.save(url: "v", title: "T", business: "B", mht: [9], now: 11)
+        try db.siteState.markRated(url: "v", rating: 3, at: 12)
+        #expect(try db.outbox.counts().pending == 1)
+        #expect(try db.siteState.state(url: "v").rating == 3)
+        _ = dir
+    }
+
+    @Test func aNewerDatabaseIsRefusedAndLeftAlone() throws {
+        let (dir, path) = try freshDatabasePath()
+        _ = try FaroDatabase(path: path)
+        do {
+            let c = try SQLiteConnection(path: path)
+            try c.execute("PRAGMA user_version = 99")
+        }
+        #expect(throws: StoreError.newerSchema(path: path, found: 99, supported: Migrations.latestVersion)) {
+            _ = try FaroDatabase(path: path)
+        }
+        let c = try SQLiteConnection(path: path)
+        #expect(try c.integerPragma("user_version") == 99)
+        _ = dir
+    }
+
+    @Test func aCorruptFileGivesAClearErrorAndIsNotReset() throws {
+        let (dir, path) = try freshDatabasePath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try FaroDatabase(path: path)
+            Issue.record("a corrupt file must not open")
+        } catch {
+            guard case .corrupt = error else { Issue.record("expected .corrupt, got \(error)"); return }
+            #expect(error.description.contains("move it aside"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+        _ = dir
+    }
+
+    @Test func aDamagedPageIsReportedAsCorrupt() throws {
+        let (dir, path) = try freshDatabasePath()
+        do {
+            let db = try FaroDatabase(path: path)
+            for i in 0..<200 { try db.outbox.enqueue(.interested(try registration(i)), id: "r\(i)", now: 1) }
+            try db.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        // Overwrite the middle of the file (past the header page) with garbage.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: 4096)
+        handle.write(Data(repeating: 0xA5, count: 8192))
+        try handle.close()
+        do {
+            let db = try FaroDatabase(path: path)
+            _ = try db.outbox.list()
+            _ = try db.connection.query("PRAGMA integrity_check")
+            Issue.record("reading a damaged database must fail")
+        } catch {
+            guard case .corrupt = error else { Issue.record("expected .corrupt, got \(error)"); return }
+        }
+        _ = dir
+    }
+
+    @Test func aLockedDatabaseGivesLockedNotACrash() throws {
+        let (dir, path) = try freshDatabasePath()
+        let db = try FaroDatabase(path: path, busyTimeoutMilliseconds: 100)
+        let other = try SQLiteConnection(path: path)
+        try other.execute("BEGIN IMMEDIATE")
+        #expect(throws: StoreError.locked(path: path)) {
+            try db.outbox.enqueue(.interested(try registration(1)), id: "a", now: 1)
+        }
+        try other.execute("ROLLBACK")
+        try db.outbox.enqueue(.interested(try registration(1)), id: "a", now: 1)
+        #expect(try db.outbox.counts().pending == 1)
+        _ = dir
+    }
+
+    @Test func aReadOnlyDatabaseRefusesWritesClearly() throws {
+        let (dir, path) = try freshDatabasePath()
+        do { try FaroDatabase(path: path).outbox.enqueue(.interested(try registration(1)), id: "a", now: 1) }
+        let db = try FaroDatabase(path: path, mode: .readOnly)
+        #expect(try db.outbox.counts().pending == 1)
+        let second = try registration(2)
+        do {
+            try db.outbox.enqueue(.interested(second), id: "b", now: 2)
+            Issue.record("a read-only database must refuse writes")
+        } catch {
+            #expect(error == .readOnly(path: path))
+            #expect(error.description.contains("read-only"))
+        }
+        _ = dir
+    }
+
+    @Test func aMissingFolderThatCannotBeCreatedIsReported() throws {
+        let dir = try TemporaryDirectory("faro-store")
+        try Data("file".utf8).write(to: URL(fileURLWithPath: dir.file("blocker")))
+        do {
+            _ = try FaroDatabase(path: dir.file("blocker/faro/faro.sqlite3"))
+            Issue.record("opening under a regular file must fail")
+        } catch {
+            guard case .cannotOpen = error else { Issue.record("expected .cannotOpen, got \(error)"); return }
+        }
+    }
+}
