@@ -1,35 +1,134 @@
+import FaroBluetooth
 import FaroCore
 import Foundation
 
-/// `faro scan [--source replay FILE|demo] [--json] [--duration SECONDS] [--speed X]`: the live ranging table.
+/// `faro scan [--source bluez|hci|replay FILE|demo] …`: the live ranging table, from a radio or a recording.
 enum ScanCommand {
-    static let usage = "faro scan [--source replay FILE|demo] [--json] [--duration SECONDS] [--speed X]"
+    static let usage = "faro scan [--source bluez [--adapter hciN] [--power-on] | hci [--device hciN] [--active]"
+        + " | replay FILE | demo] [--json] [--duration SECONDS] [--speed X] [--stats]"
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
         let json = args.flag("--json")
+        let statistics = args.flag("--stats")
         let duration = try args.number("--duration", in: 0...1e9)
-        let speed = try args.number("--speed", in: 0.01...10_000) ?? 1
-        let source = try args.option("--source") ?? "demo"
+        let source = try args.option("--source")
         var loop = false
         let records: [ReplayRecord]
         switch source {
         case "replay":
+            let speed = try args.number("--speed", in: 0.01...10_000) ?? 1
             records = try ReplayFile.load(try args.positional("FILE after --source replay"))
+            try args.finish()
+            try ScanSession(records: records, loop: loop, speed: speed, json: json).run(duration: duration)
+            return 0
         case "demo":
+            let speed = try args.number("--speed", in: 0.01...10_000) ?? 1
             let path = try DataDirectory.demoRecording()
             records = try ReplayFile.load(path)
             loop = true
+            try args.finish()
             if !json { Output.line("Demo: replaying simulated beacons from \(path). Press Ctrl-C to stop.") }
-        case "bluez", "hci":
-            throw CommandFailure(description:
-                "the \(source) scanner is not part of this build; use --source demo or --source replay FILE")
-        default:
-            throw UsageError(description: "--source must be bluez, hci, replay FILE or demo, not '\(source)'")
+            try ScanSession(records: records, loop: loop, speed: speed, json: json).run(duration: duration)
+            return 0
+        case "bluez":
+            let options = BlueZSource.Options(adapter: try args.option("--adapter"), powerOn: args.flag("--power-on"))
+            try args.finish()
+            return try LiveScanSession(source: BlueZSource(options: options), json: json, statistics: statistics)
+                .run(duration: duration)
+        case "hci":
+            let device = try args.option("--device")
+            let active = args.flag("--active")
+            try args.finish()
+            return try LiveScanSession(source: HCISource(device: device, active: active), json: json,
+                                       statistics: statistics)
+                .run(duration: duration)
+        case nil:
+            // The default: bluetoothd when it is on the system bus, otherwise say which sources work without it.
+            let options = BlueZSource.Options(adapter: try args.option("--adapter"), powerOn: args.flag("--power-on"))
+            try args.finish()
+            switch BlueZSource.isServiceRunning() {
+            case .success(true):
+                return try LiveScanSession(source: BlueZSource(options: options), json: json, statistics: statistics)
+                    .run(duration: duration)
+            case .success(false):
+                throw CommandFailure(description: ScanError.bluezNotRunning.description)
+            case .failure(let error):
+                throw CommandFailure(description: error.description)
+            }
+        case let other?:
+            throw UsageError(description: "--source must be bluez, hci, replay FILE or demo, not '\(other)'")
         }
-        try args.finish()
-        try ScanSession(records: records, loop: loop, speed: speed, json: json).run(duration: duration)
+    }
+}
+
+/// A live scan from a radio on a GLib main loop: sightings go into the pipeline as they arrive, the table is printed
+/// once a second, state changes go to stderr, and SIGINT/SIGTERM end the scan cleanly (discovery stopped, the
+/// controller's scan state restored).
+struct LiveScanSession {
+    let source: AdvertisementSource
+    let json: Bool
+    let statistics: Bool
+
+    func run(duration: Double?) throws -> Int32 {
+        let loop = GLibMainLoop()
+        var pipeline = ScanSession.makePipeline()
+        var failure: ScanError?
+        let start = GLibMainLoop.monotonicSeconds()
+        do {
+            try source.start { event in
+                switch event {
+                case .sighting(let s):
+                    pipeline.accept(s.beacon, address: s.address, rssi: s.rssi, at: s.time - start) { _ in }
+                case .state(let state):
+                    Output.error("faro: \(state)")
+                case .failed(let error):
+                    failure = error
+                    loop.quit()
+                }
+            }
+        } catch {
+            throw CommandFailure(description: error.description)
+        }
+        var elapsed = 0.0
+        func scheduleTick() {
+            elapsed += 1
+            if let duration, elapsed > duration {
+                loop.quit()
+                return
+            }
+            let wait = max(0, start + elapsed - GLibMainLoop.monotonicSeconds())
+            loop.after(wait) {
+                let snapshot = pipeline.tick(at: elapsed) { _ in }
+                Output.line(json ? JSON.tick(snapshot, time: elapsed) : Table.tick(snapshot, time: elapsed))
+                scheduleTick()
+            }
+        }
+        if duration == 0 { loop.after(0) { loop.quit() } } else { scheduleTick() }
+        let interrupt = loop.onSignal(SIGINT) { loop.quit() }
+        let terminate = loop.onSignal(SIGTERM) { loop.quit() }
+        loop.run()
+        var stopped = false
+        source.stop { stopped = true }
+        _ = loop.iterate(timeout: 3) { stopped }
+        loop.cancel(interrupt)
+        loop.cancel(terminate)
+        if statistics { Output.error("faro: \(source.name) statistics: \(LiveScanSession.counters(of: source))") }
+        if let failure { throw CommandFailure(description: failure.description) }
         return 0
+    }
+
+    /// The source's counters as `key=value` words, for `--stats` and the benchmark.
+    static func counters(of source: AdvertisementSource) -> String {
+        if let bluez = source as? BlueZSource {
+            let s = bluez.statistics
+            return "signals=\(s.signals) sightings=\(s.sightings) rejected=\(s.rejected)"
+        }
+        if let hci = source as? HCISource {
+            let s = hci.statistics
+            return "events=\(s.events) sightings=\(s.sightings) rejected=\(s.rejected)"
+        }
+        return "none"
     }
 }
 
@@ -49,9 +148,9 @@ struct ScanSession {
     /// Ticks once per second of scan time until `duration` (or the recording's end, or forever for a loop).
     func run(duration: Double?) throws {
         var pipeline = ScanSession.makePipeline()
-        var player = ReplayPlayer(records: records)
+        let source = ReplaySource(records: records, name: loop ? "demo" : "replay", loops: loop, speed: speed)
         let start = clock.now()
-        let firstTime = records.first?.time ?? 0
+        let firstTime = source.firstTime
         let length = (records.last?.time ?? 0) - firstTime
         var elapsed = 0.0
         while true {
@@ -59,11 +158,13 @@ struct ScanSession {
             if let duration, elapsed > duration { break }
             clock.sleep(until: start + elapsed / speed)
             let recordingTime = firstTime + elapsed
-            try player.feed(until: recordingTime, into: &pipeline)
-            if player.isFinished, loop { player.loop(after: recordingTime) }
+            source.release(until: recordingTime) { s in
+                pipeline.accept(s.beacon, address: s.address, rssi: s.rssi, at: s.time) { _ in }
+            }
+            if source.isFinished, loop { source.loop(after: recordingTime) }
             let snapshot = pipeline.tick(at: recordingTime) { _ in }
             Output.line(json ? JSON.tick(snapshot, time: elapsed) : Table.tick(snapshot, time: elapsed))
-            if !loop, player.isFinished, elapsed >= length { break }
+            if !loop, source.isFinished, elapsed >= length { break }
         }
     }
 }

@@ -1,0 +1,88 @@
+internal import CGio
+import FaroCore
+
+/// Recorded advertisements played back as a source: a replay file, or the looping demo recording.
+///
+/// Two ways to drive it. A tick-driven player (the terminal's `faro scan`) calls `release(until:)` with the
+/// recording's clock and gets exactly the records due, in order, which keeps its output deterministic. Started as
+/// an `AdvertisementSource`, it releases records itself from a GLib timer, scaled by `speed`, and reports
+/// `.finished` at the end (or starts over, for a loop).
+public final class ReplaySource: AdvertisementSource {
+    public let name: String
+    public let records: [ReplayRecord]
+    public let loops: Bool
+    public let speed: Double
+    private var position = 0
+    /// Added to every record's time; a loop shifts each pass so the clock keeps going forward.
+    private var offset = 0.0
+    private var timer: UInt32 = 0
+    private var context: OpaquePointer?
+
+    /// A source over `records` (in time order); `loops` starts over at the end; `speed` scales the timer's clock.
+    public init(records: [ReplayRecord], name: String = "replay", loops: Bool = false, speed: Double = 1) {
+        self.records = records
+        self.name = name
+        self.loops = loops
+        self.speed = speed
+    }
+
+    deinit {
+        if timer != 0 { GLibMainContext.remove(timer, context: context) }
+        if let context { g_main_context_unref(context) }
+    }
+
+    /// Whether every record of the current pass has been released.
+    public var isFinished: Bool { position >= records.count }
+
+    /// The recording's first time (0 when empty).
+    public var firstTime: Double { records.first?.time ?? 0 }
+
+    /// Releases every record due at or before `time`, decoded into sightings; records without an iBeacon are
+    /// skipped, as a radio skips other devices' advertisements. An HCI record brings its own address and RSSI.
+    public func release(until time: Double, _ deliver: (BeaconSighting) -> Void) {
+        while position < records.count, records[position].time + offset <= time {
+            let record = records[position]
+            position += 1
+            guard case .success(let sightings) = AdvertisementDecoder.decode(record.data, kind: record.kind) else {
+                continue
+            }
+            for s in sightings {
+                deliver(BeaconSighting(beacon: s.beacon, address: s.address ?? record.address,
+                                       rssi: s.rssi ?? record.rssi, time: record.time + offset))
+            }
+        }
+    }
+
+    /// Starts the next pass from the first record, shifted to begin one second after `time`.
+    public func loop(after time: Double) {
+        guard let first = records.first else { return }
+        position = 0
+        offset = time - first.time + 1
+    }
+
+    public func start(_ handler: @escaping (SourceEvent) -> Void) throws(ScanError) {
+        if context == nil { context = GLibMainContext.currentContext() }
+        let startedAt = GLibMainLoop.monotonicSeconds()
+        let firstTime = self.firstTime
+        let speed = self.speed
+        timer = GLibMainContext.addTimeout(milliseconds: 20, context: context) { [weak self] in
+            guard let self else { return false }
+            let now = firstTime + (GLibMainLoop.monotonicSeconds() - startedAt) * speed
+            self.release(until: now) { handler(.sighting($0)) }
+            guard self.isFinished else { return true }
+            if self.loops {
+                self.loop(after: now)
+                return true
+            }
+            self.timer = 0
+            handler(.state(.finished))
+            return false
+        }
+    }
+
+    public func stop(_ done: @escaping () -> Void) {
+        if timer != 0 { GLibMainContext.remove(timer, context: context) }
+        timer = 0
+        done()
+    }
+}
