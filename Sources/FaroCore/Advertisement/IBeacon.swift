@@ -13,6 +13,11 @@ public struct BeaconIdentity: Hashable, Comparable, Sendable, CustomStringConver
 
     public var description: String { "\(uuid) \(major)/\(minor)" }
 
+    /// One 64-bit word into the hasher instead of four fields: identities are looked up for every advertisement.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uuid.high &* 0x9E37_79B9_7F4A_7C15 ^ uuid.low ^ UInt64(major) << 16 ^ UInt64(minor))
+    }
+
     public static func < (a: BeaconIdentity, b: BeaconIdentity) -> Bool {
         (a.uuid, a.major, a.minor) < (b.uuid, b.major, b.minor)
     }

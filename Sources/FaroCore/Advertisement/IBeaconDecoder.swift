@@ -117,27 +117,15 @@ public enum IBeaconDecoder {
             let available = p.count - offset - 1
             if length > available {
                 // A cut-off structure after a complete iBeacon is tolerated (see the type's notes).
-                if !foundAny {
-                    let cut = IBeaconRejection.truncatedStructure(offset: offset, declared: length, available: available)
-                    // If the cut structure is Apple MSD, say how far the frame got instead.
-                    if available >= 1, p[offset + 1] == 0xFF {
-                        let body = UnsafeRawBufferPointer(rebasing: p[(offset + 2)...])
-                        if case .failure(let why) = decodeManufacturerData(body), why.depth > cut.depth {
-                            return why
-                        }
-                    }
-                    return cut
-                }
+                if !foundAny { return truncatedRejection(p, offset: offset, declared: length, available: available, than: reason) }
                 break
             }
             if p[offset + 1] == 0xFF {
-                let body = UnsafeRawBufferPointer(rebasing: p[(offset + 2)..<(offset + 1 + length)])
-                switch decodeManufacturerData(body) {
-                case .success(let beacon):
+                if let beacon = iBeaconStructure(p, offset: offset, length: length) {
                     foundAny = true
                     found(beacon)
-                case .failure(let why):
-                    if why.depth > reason.depth { reason = why }
+                } else {
+                    reason = deeperRejection(p, offset: offset, length: length, than: reason)
                 }
             }
             offset += 1 + length
@@ -145,15 +133,86 @@ public enum IBeaconDecoder {
         return foundAny ? nil : reason
     }
 
-    /// The first iBeacon in raw AD structures: the hot path of scanning, allocation-free.
+    /// The first iBeacon in raw AD structures, or why there is none. Allocation-free.
+    ///
+    /// Finding the beacon is `firstIBeaconIfAny`; only data without one is walked a second time, by
+    /// `forEachIBeacon`, to name the reason. The answers are exactly `forEachIBeacon`'s.
     @inlinable
     public static func firstIBeacon(inAdvertisingData p: UnsafeRawBufferPointer) -> Result<IBeacon, IBeaconRejection> {
-        var first: IBeacon?
-        let why = forEachIBeacon(inAdvertisingData: p) { beacon in
-            if first == nil { first = beacon }
+        if let beacon = firstIBeaconIfAny(inAdvertisingData: p) { return .success(beacon) }
+        return .failure(rejection(inAdvertisingData: p))
+    }
+
+    /// The first iBeacon in raw AD structures, nil when there is none: the hot path of scanning, for callers that
+    /// drop other advertisements without asking why. Allocation-free, and it tracks no rejection reason.
+    ///
+    /// The same walk and acceptance as `forEachIBeacon`, stopping at the first iBeacon (what follows it cannot change
+    /// the answer): a zero length byte ends the data, and a structure longer than the bytes left ends it with no
+    /// beacon.
+    @inlinable
+    public static func firstIBeaconIfAny(inAdvertisingData p: UnsafeRawBufferPointer) -> IBeacon? {
+        let count = p.count
+        var offset = 0
+        while offset < count {
+            let length = Int(p[offset])
+            if length == 0 || length > count &- offset &- 1 { return nil }
+            if p[offset &+ 1] == 0xFF, let beacon = iBeaconStructure(p, offset: offset, length: length) {
+                return beacon
+            }
+            offset &+= 1 &+ length
         }
-        if let first { return .success(first) }
-        return .failure(why ?? .noManufacturerData)
+        return nil
+    }
+
+    /// Why data holding no iBeacon is rejected: `forEachIBeacon`'s answer (off the hot path, so not inlined).
+    @usableFromInline @inline(never)
+    static func rejection(inAdvertisingData p: UnsafeRawBufferPointer) -> IBeaconRejection {
+        forEachIBeacon(inAdvertisingData: p) { _ in } ?? .noManufacturerData
+    }
+
+    /// The iBeacon in the manufacturer-data structure whose length byte is at `offset` (`length` bytes follow it,
+    /// all inside `p`), or nil when it holds none. Exactly the frames `decodeManufacturerData` accepts: at least
+    /// 2 + 2 + 21 data bytes starting `4c 00 02 15`, one 4-byte compare on the hot path.
+    @inlinable @inline(__always)
+    static func iBeaconStructure(_ p: UnsafeRawBufferPointer, offset: Int, length: Int) -> IBeacon? {
+        // Data bytes after the type byte: length - 1; the iBeacon needs 25 of them.
+        guard length >= 26 else { return nil }
+        let data = offset &+ 2
+        // `4c 00 02 15` read as one little-endian word.
+        guard UInt32(littleEndian: p.loadUnaligned(fromByteOffset: data, as: UInt32.self)) == 0x1502_004C else {
+            return nil
+        }
+        let uuid = BeaconUUID(unchecked: p, at: data &+ 4)
+        let major = UInt16(bigEndian: p.loadUnaligned(fromByteOffset: data &+ 20, as: UInt16.self))
+        let minor = UInt16(bigEndian: p.loadUnaligned(fromByteOffset: data &+ 22, as: UInt16.self))
+        return IBeacon(uuid: uuid, major: major, minor: minor, measuredPower: Int8(bitPattern: p[data &+ 24]))
+    }
+
+    /// Why the manufacturer-data structure at `offset` holds no iBeacon, if that is deeper than `reason`
+    /// (off the hot path, so not inlined).
+    @usableFromInline @inline(never)
+    static func deeperRejection(
+        _ p: UnsafeRawBufferPointer, offset: Int, length: Int, than reason: IBeaconRejection
+    ) -> IBeaconRejection {
+        let body = UnsafeRawBufferPointer(rebasing: p[(offset + 2)..<(offset + 1 + length)])
+        if case .failure(let why) = decodeManufacturerData(body), why.depth > reason.depth { return why }
+        return reason
+    }
+
+    /// The rejection for a structure at `offset` that declares more bytes than follow it, with no iBeacon before
+    /// it: the cut itself, or how far an Apple manufacturer-data frame got if that says more.
+    @usableFromInline @inline(never)
+    static func truncatedRejection(
+        _ p: UnsafeRawBufferPointer, offset: Int, declared: Int, available: Int, than earlier: IBeaconRejection
+    ) -> IBeaconRejection {
+        var best = IBeaconRejection.truncatedStructure(offset: offset, declared: declared, available: available)
+        // If the cut structure is Apple MSD, say how far the frame got instead.
+        if available >= 1, p[offset + 1] == 0xFF {
+            let body = UnsafeRawBufferPointer(rebasing: p[(offset + 2)...])
+            if case .failure(let why) = decodeManufacturerData(body), why.depth > best.depth { best = why }
+        }
+        // An earlier Apple structure that got further into a frame says more than the cut.
+        return earlier.depth > best.depth ? earlier : best
     }
 
     /// Every iBeacon in raw AD structures (usually one).

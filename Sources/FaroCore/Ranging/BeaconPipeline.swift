@@ -32,6 +32,7 @@ public struct BeaconPipeline<Filter: RSSIFilter> {
     }
 
     /// Feeds one advertisement of raw AD structures. Returns why it held no iBeacon, or nil.
+    @inlinable
     public mutating func ingest(
         advertisingData data: UnsafeRawBufferPointer, address: BluetoothAddress, rssi: Int8, at time: Double,
         events: (RegionEvent) -> Void
@@ -42,6 +43,7 @@ public struct BeaconPipeline<Filter: RSSIFilter> {
     }
 
     /// Feeds an iBeacon that a source already decoded (BlueZ hands over manufacturer data by company id).
+    @inlinable
     public mutating func accept(
         _ beacon: IBeacon, address: BluetoothAddress, rssi: Int8, at time: Double, events: (RegionEvent) -> Void
     ) {

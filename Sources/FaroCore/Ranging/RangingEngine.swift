@@ -27,13 +27,33 @@ public struct RangedBeacon: Sendable, Equatable {
     public var firstSeen: Double
     public var lastSeen: Double
     /// Distance at each of the last ticks, oldest first; NaN where it was unknown.
-    public var history: [Float]
+    public var history: DistanceHistory
+
+    public init(identity: BeaconIdentity, measuredPower: Int8, address: BluetoothAddress, rssi: Int8,
+                smoothedRSSI: Double?, distance: Double?, proximity: Proximity, firstSeen: Double, lastSeen: Double,
+                history: DistanceHistory) {
+        self.identity = identity
+        self.measuredPower = measuredPower
+        self.address = address
+        self.rssi = rssi
+        self.smoothedRSSI = smoothedRSSI
+        self.distance = distance
+        self.proximity = proximity
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.history = history
+    }
 }
 
 /// The beacons in range at one tick, nearest first (unknown distances last).
 public struct RangingSnapshot: Sendable, Equatable {
     public var time: Double
     public var beacons: [RangedBeacon]
+
+    public init(time: Double, beacons: [RangedBeacon]) {
+        self.time = time
+        self.beacons = beacons
+    }
 }
 
 /// Ranges beacons: keeps per-beacon state, smooths RSSI, estimates distance, and produces one snapshot per tick.
@@ -44,14 +64,20 @@ public struct RangingEngine<Filter: RSSIFilter> {
     public let configuration: RangingConfiguration
     public let strategy: DistanceStrategy<Filter>
 
+    @usableFromInline
     struct Slot {
-        var beacon: RangedBeacon
-        var filter: Filter
-        var history: HistoryRing
+        @usableFromInline var beacon: RangedBeacon
+        @usableFromInline var filter: Filter
+
+        @usableFromInline
+        init(beacon: RangedBeacon, filter: Filter) {
+            self.beacon = beacon
+            self.filter = filter
+        }
     }
 
-    private var index: [BeaconIdentity: Int] = [:]
-    private var slots: [Slot] = []
+    @usableFromInline var index: [BeaconIdentity: Int] = [:]
+    @usableFromInline var slots: [Slot] = []
 
     public init(configuration: RangingConfiguration = RangingConfiguration(), strategy: DistanceStrategy<Filter>) {
         self.configuration = configuration
@@ -62,6 +88,8 @@ public struct RangingEngine<Filter: RSSIFilter> {
     public var count: Int { slots.count }
 
     /// Records one sighting. RSSI of 127 ("not available") or ≥ 0 keeps the beacon in range but is not averaged.
+    /// Inlinable so that callers in other modules get it specialized for their filter (it runs per advertisement).
+    @inlinable
     public mutating func observe(_ beacon: IBeacon, address: BluetoothAddress, rssi: Int8, at time: Double) {
         let usable = rssi < 0
         if let i = index[beacon.identity] {
@@ -76,9 +104,10 @@ public struct RangingEngine<Filter: RSSIFilter> {
         if usable { filter.add(rssi: Double(rssi), at: time) }
         let ranged = RangedBeacon(identity: beacon.identity, measuredPower: beacon.measuredPower, address: address,
                                   rssi: rssi, smoothedRSSI: nil, distance: nil, proximity: .unknown,
-                                  firstSeen: time, lastSeen: time, history: [])
+                                  firstSeen: time, lastSeen: time,
+                                  history: DistanceHistory(capacity: configuration.historyLength))
         index[beacon.identity] = slots.count
-        slots.append(Slot(beacon: ranged, filter: filter, history: HistoryRing(capacity: configuration.historyLength)))
+        slots.append(Slot(beacon: ranged, filter: filter))
     }
 
     /// Advances to `time`: drops beacons unseen for the exit period, updates every estimate, returns the list.
@@ -96,25 +125,23 @@ public struct RangingEngine<Filter: RSSIFilter> {
             slots[i].beacon.smoothedRSSI = smoothed
             slots[i].beacon.distance = distance
             slots[i].beacon.proximity = Proximity(distance: distance)
-            slots[i].history.append(distance.map { Float($0) } ?? .nan)
+            slots[i].beacon.history.append(distance.map { Float($0) } ?? .nan)
             i += 1
         }
-        var beacons = slots.map { slot -> RangedBeacon in
-            var b = slot.beacon
-            b.history = slot.history.values
-            return b
-        }
-        beacons.sort(by: RangingEngine.nearerFirst)
-        return RangingSnapshot(time: time, beacons: beacons)
+        // Sort plain keys, not the beacons: moving a RangedBeacon retains its history buffer, and reading a slot
+        // of this generic type inside the comparator goes through value witnesses.
+        let keys = slots.map { SortKey(distance: $0.beacon.distance ?? .infinity, identity: $0.beacon.identity) }
+        var order = Array(keys.indices)
+        order.sort { keys[$0] < keys[$1] }
+        return RangingSnapshot(time: time, beacons: order.map { slots[$0].beacon })
     }
 
-    /// Nearest first; beacons of unknown distance last; ties broken by identity so the order is stable.
-    static func nearerFirst(_ a: RangedBeacon, _ b: RangedBeacon) -> Bool {
-        switch (a.distance, b.distance) {
-        case let (x?, y?) where x != y: return x < y
-        case (.some, nil): return true
-        case (nil, .some): return false
-        default: return a.identity < b.identity
+    /// Nearest first (unknown distances sort as infinitely far), ties broken by identity so the order is stable.
+    struct SortKey: Comparable {
+        var distance: Double
+        var identity: BeaconIdentity
+        static func < (a: SortKey, b: SortKey) -> Bool {
+            a.distance != b.distance ? a.distance < b.distance : a.identity < b.identity
         }
     }
 
@@ -129,24 +156,42 @@ public struct RangingEngine<Filter: RSSIFilter> {
     }
 }
 
-/// A fixed-size ring of the last distances, for the sparkline.
-struct HistoryRing {
+/// The last distances of one beacon (one per tick, oldest first; NaN where unknown), for the sparkline.
+///
+/// A fixed-capacity ring: appending overwrites the oldest value in place, and copies share storage until one of
+/// them changes, so a snapshot costs no allocation per beacon.
+public struct DistanceHistory: RandomAccessCollection, Equatable, Sendable {
     private var storage: [Float] = []
-    private var next = 0
-    let capacity: Int
+    private var start = 0
+    public let capacity: Int
 
-    init(capacity: Int) { self.capacity = max(0, capacity) }
+    public init(capacity: Int) { self.capacity = Swift.max(0, capacity) }
 
-    mutating func append(_ value: Float) {
+    /// A history holding `values` (the last `capacity` of them), for tests and previews.
+    public init(_ values: [Float], capacity: Int? = nil) {
+        self.init(capacity: capacity ?? values.count)
+        for v in values { append(v) }
+    }
+
+    public mutating func append(_ value: Float) {
         guard capacity > 0 else { return }
         if storage.count < capacity {
             storage.append(value)
         } else {
-            storage[next] = value
-            next = (next + 1) % capacity
+            storage[start] = value
+            start = (start + 1) % capacity
         }
     }
 
-    /// Oldest first.
-    var values: [Float] { Array(storage[next...] + storage[..<next]) }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.count }
+
+    public subscript(position: Int) -> Float {
+        let i = start + position
+        return storage[i < storage.count ? i : i - storage.count]
+    }
+
+    public static func == (a: DistanceHistory, b: DistanceHistory) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { x, y in x == y || (x.isNaN && y.isNaN) }
+    }
 }
