@@ -117,6 +117,6 @@ struct RangingEngineTests {
         }
         let far = engine.tick(at: t).beacons[0].distance ?? 0
         #expect(near < 1.5)
-        #expect(far > 5 * near)
+        #expect(far > 4 * near)
     }
 }

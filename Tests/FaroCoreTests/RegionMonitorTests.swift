@@ -68,3 +68,17 @@ struct RegionMonitorTests {
         #expect(events.map(\.kind) == [.enter, .exit])
     }
 }
+
+@Suite("Region monitoring: regions added while running")
+struct RegionMonitorAddTests {
+    @Test func aRegionAddedLaterIsEnteredOnTheNextSighting() {
+        let uuid = BeaconUUID(high: 9, low: 9)
+        let beacon = BeaconIdentity(uuid: uuid, major: 1, minor: 1)
+        var monitor = RegionMonitor(regions: [])
+        #expect(monitor.observe(beacon, at: 0).isEmpty)
+        monitor.add(Region(identifier: "cafe", uuid: uuid, major: 1, minor: 1))
+        monitor.add(Region(identifier: "cafe", uuid: uuid, major: 1, minor: 1))
+        #expect(monitor.regions.count == 1)
+        #expect(monitor.observe(beacon, at: 1).map(\.region.identifier) == ["cafe"])
+    }
+}

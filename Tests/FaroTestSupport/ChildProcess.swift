@@ -34,6 +34,13 @@ public final class ChildProcess: @unchecked Sendable {
         }
         stdoutPipe.fileHandleForReading.readabilityHandler = { [weak self] h in self?.take(h.availableData, err: false) }
         stderrPipe.fileHandleForReading.readabilityHandler = { [weak self] h in self?.take(h.availableData, err: true) }
+        // The test runner's threads block most signals, and a child inherits the mask of the thread that starts
+        // it: without this, SIGTERM would never reach the programs the tests start (nor what they start).
+        var none = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
     }
 
@@ -72,13 +79,12 @@ public final class ChildProcess: @unchecked Sendable {
             if Date() >= deadline { return nil }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        // Drain the pipes completely before answering.
-        let restOut = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
-        let restErr = stderrPipe.fileHandleForReading.readDataToEndOfFile()
-        stdoutPipe.fileHandleForReading.readabilityHandler = nil
-        stderrPipe.fileHandleForReading.readabilityHandler = nil
-        take(restOut, err: false)
-        take(restErr, err: true)
+        // Let the readers take what the process wrote last. Not "read to end of file": a grandchild that outlives
+        // the process (a daemon it started) may hold the pipe open forever.
+        var quiet = 0
+        while quiet < 3 {
+            quiet = lineArrived.wait(timeout: .now() + 0.05) == .timedOut ? quiet + 1 : 0
+        }
         return process.terminationStatus
     }
 

@@ -16,15 +16,38 @@ public struct FieldProblem: Error, Equatable, Sendable, CustomStringConvertible 
     public var field: FormField
     public var reason: Reason
 
-    /// The English message, also the gettext msgid of the translation.
-    public var message: String {
+    public init(field: FormField, reason: Reason) {
+        self.field = field
+        self.reason = reason
+    }
+
+    /// The gettext message id: English, with `%@` where `arguments` go.
+    public var msgid: String {
         switch reason {
         case .required: return "This field is required."
-        case .tooLong(let limit): return "Use at most \(limit) characters."
+        case .tooLong: return "Use at most %@ characters."
         case .invalidEmail: return "Enter an e-mail address like nombre@ejemplo.com."
-        case .phoneDigits(let n): return "The phone number needs exactly 10 digits (this one has \(n))."
+        case .phoneDigits: return "The phone number needs exactly 10 digits (this one has %@)."
         case .phoneCharacters: return "Use only digits, spaces, dashes and parentheses."
         }
+    }
+
+    /// What fills the `%@` of `msgid`, in order.
+    public var arguments: [String] {
+        switch reason {
+        case .tooLong(let limit): return [String(limit)]
+        case .phoneDigits(let count): return [String(count)]
+        case .required, .invalidEmail, .phoneCharacters: return []
+        }
+    }
+
+    /// The English message with its arguments filled in.
+    public var message: String {
+        var text = msgid
+        for argument in arguments {
+            if let range = text.range(of: "%@") { text.replaceSubrange(range, with: argument) }
+        }
+        return text
     }
 
     public var description: String { "\(field.rawValue): \(message)" }
@@ -149,6 +172,8 @@ public struct BusinessRegistration: Equatable, Sendable, Codable {
 /// All the problems of one form submission, in field order.
 public struct FormErrors: Error, Equatable, Sendable, CustomStringConvertible {
     public var problems: [FieldProblem]
+
+    public init(problems: [FieldProblem]) { self.problems = problems }
 
     public func problem(for field: FormField) -> FieldProblem? { problems.first { $0.field == field } }
 

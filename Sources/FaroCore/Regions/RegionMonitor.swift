@@ -30,6 +30,14 @@ public struct RegionEvent: Hashable, Sendable {
     /// False for an entry inside the cool-down after the last announced one: the entry happened, but users should
     /// not be told again. Always true for exits.
     public var announce: Bool
+
+    public init(kind: Kind, region: Region, time: Double, beacon: BeaconIdentity?, announce: Bool) {
+        self.kind = kind
+        self.region = region
+        self.time = time
+        self.beacon = beacon
+        self.announce = announce
+    }
 }
 
 /// Settings of region monitoring (CoreLocation/AltBeacon semantics).
@@ -65,6 +73,15 @@ public struct RegionMonitor {
         self.regions = regions
         self.configuration = configuration
         self.states = Array(repeating: State(), count: regions.count)
+    }
+
+    /// Starts watching one more region (a place the catalog just named). A region with the same identifier is
+    /// not added twice.
+    public mutating func add(_ region: Region) {
+        guard !regions.contains(where: { $0.identifier == region.identifier }) else { return }
+        regions.append(region)
+        states.append(State())
+        membership.removeAll(keepingCapacity: true)
     }
 
     /// Whether the monitor currently considers itself inside the region with this identifier.

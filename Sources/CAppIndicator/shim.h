@@ -1,0 +1,2 @@
+// Umbrella header: what Swift sees of libayatana-appindicator3 (the StatusNotifierItem tray icon).
+#include <libayatana-appindicator/app-indicator.h>

@@ -1,0 +1,16 @@
+/// The outbox as the window sees it: how many submissions wait or were refused, and "retry now".
+public protocol OutboxMonitor: AnyObject {
+    /// (pending, failed), or nil before the first delivery pass.
+    var counts: (pending: Int, failed: Int)? { get }
+    func retryNow()
+}
+
+/// The window's line about submissions: "2 envíos pendientes", "1 envío rechazado", or nothing.
+public func outboxStatusText(pending: Int, failed: Int, localize: Localizer) -> String? {
+    var parts: [String] = []
+    if pending == 1 { parts.append(localize("1 submission pending")) }
+    if pending > 1 { parts.append(localize.format("%@ submissions pending", String(pending))) }
+    if failed == 1 { parts.append(localize("1 submission refused by the server")) }
+    if failed > 1 { parts.append(localize.format("%@ submissions refused by the server", String(failed))) }
+    return parts.isEmpty ? nil : parts.joined(separator: " · ")
+}

@@ -1,0 +1,54 @@
+internal import CGtk
+internal import CShim
+
+/// A small line chart of one beacon's distance over the last minute: lower is closer, so a falling line means
+/// the user is getting nearer.
+@MainActor
+final class Sparkline {
+    let area: UnsafeMutablePointer<GtkWidget>
+    private var values: [Float] = []
+
+    init() {
+        area = gtk_drawing_area_new()
+        gtk_widget_set_size_request(area, 72, 24)
+        gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
+        let box = Unmanaged.passUnretained(self).toOpaque()
+        let draw: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
+            widget, cr, data in
+            guard let widget, let cr, let data else { return 0 }
+            let me = Unmanaged<Sparkline>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { me.draw(widget, cr) }
+            return 1
+        }
+        // The drawing area lives exactly as long as this object's row, which owns both.
+        faro_g_signal_connect(UnsafeMutableRawPointer(area), "draw", unsafeBitCast(draw, to: GCallback.self), box, nil)
+    }
+
+    /// The accessible description says the trend in words for screen-reader users.
+    func update(_ history: [Float], trend: String) {
+        values = history
+        setAccessibleDescription(area, trend)
+        gtk_widget_queue_draw(area)
+    }
+
+    private func draw(_ widget: UnsafeMutablePointer<GtkWidget>, _ cr: OpaquePointer) {
+        let known = values.filter { $0.isFinite }
+        guard known.count >= 2, let lo = known.min(), let hi = known.max() else { return }
+        let width = Double(gtk_widget_get_allocated_width(widget))
+        let height = Double(gtk_widget_get_allocated_height(widget))
+        let span = max(Double(hi - lo), 0.5)
+        var color = GdkRGBA()
+        let context = gtk_widget_get_style_context(widget)
+        gtk_style_context_get_color(context, gtk_style_context_get_state(context), &color)
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, 0.8)
+        cairo_set_line_width(cr, 1.5)
+        var started = false
+        for (i, v) in values.enumerated() where v.isFinite {
+            let x = width * Double(i) / Double(max(values.count - 1, 1))
+            let y = 2 + (height - 4) * (Double(v - lo) / span)
+            if started { cairo_line_to(cr, x, y) } else { cairo_move_to(cr, x, y) }
+            started = true
+        }
+        cairo_stroke(cr)
+    }
+}

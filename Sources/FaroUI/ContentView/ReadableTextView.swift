@@ -1,0 +1,282 @@
+internal import CGtk
+import FaroCore
+
+/// The content view's reading surface: a read-only, word-wrapped GtkTextView showing a `ReadableDocument` (laid out
+/// by `StyledRuns`) with text tags for the title, headings and emphasis; clickable links (web links go to
+/// `openLink`, by default the desktop's browser; `#name` scrolls to the anchor); images from `image(source)` scaled
+/// to at most `maxImageWidth`; and a named mark per anchor. Filling the buffer is cheap: fetching and parsing happen
+/// on a worker thread before `show` is called on the GTK thread.
+@MainActor
+public final class ReadableTextView {
+    /// The widget to pack (inside a GtkScrolledWindow).
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let textView: UnsafeMutablePointer<GtkTextView>
+    private let buffer: UnsafeMutablePointer<GtkTextBuffer>
+    private var styleTags: [StyledRun.Style: UnsafeMutablePointer<GtkTextTag>] = [:]
+    private var indentTags: [Int: UnsafeMutablePointer<GtkTextTag>] = [:]
+    private var linkTags: [UnsafeMutablePointer<GtkTextTag>: String] = [:]
+    private var anchorMarks: [String] = []
+    /// Images inserted by the last `show` (for tests and the status line), and their widths as shown.
+    public private(set) var imageCount = 0
+    private(set) var imageWidths: [Int32] = []
+    /// Opens a web link; the default hands it to the desktop's default handler.
+    public var openLink: (String) -> Void = { link in _ = g_app_info_launch_default_for_uri(link, nil, nil) }
+    /// Images wider than this are scaled down to it (keeping their aspect ratio).
+    public var maxImageWidth: Int32 = 560
+
+    public init() {
+        guard let view = gtk_text_view_new(), let textView = cast(view, to: GtkTextView.self),
+              let buffer = gtk_text_view_get_buffer(textView) else {
+            preconditionFailure("GTK could not create a GtkTextView (is GTK initialised?)")
+        }
+        widget = view
+        self.textView = textView
+        self.buffer = buffer
+        gtk_text_view_set_editable(textView, 0)
+        gtk_text_view_set_cursor_visible(textView, 0)
+        gtk_text_view_set_wrap_mode(textView, GTK_WRAP_WORD_CHAR)
+        gtk_text_view_set_left_margin(textView, 16)
+        gtk_text_view_set_right_margin(textView, 16)
+        gtk_text_view_set_top_margin(textView, 12)
+        gtk_text_view_set_bottom_margin(textView, 12)
+        setAccessibleName(view, "Contenido del sitio")
+        Signal.connect(view, "event-after", pointer: { [weak self] event in self?.handle(event) })
+    }
+
+    /// Replaces the view's content with `document`; `image` gives an image's bytes by source URL (from the page's
+    /// fetched resources, or a saved archive), nil when it is not available (its alternative text is shown).
+    public func show(_ document: ReadableDocument, image: (String) -> [UInt8]? = { _ in nil }) {
+        var start = GtkTextIter()
+        var end = GtkTextIter()
+        gtk_text_buffer_get_bounds(buffer, &start, &end)
+        gtk_text_buffer_delete(buffer, &start, &end)
+        // Link tags and anchor marks belong to the previous document.
+        let table = gtk_text_buffer_get_tag_table(buffer)
+        for tag in linkTags.keys { gtk_text_tag_table_remove(table, tag) }
+        linkTags.removeAll()
+        for name in anchorMarks { gtk_text_buffer_delete_mark_by_name(buffer, name) }
+        anchorMarks.removeAll()
+        imageCount = 0
+        imageWidths = []
+        for run in StyledRuns.layout(document) {
+            switch run.content {
+            case .text(let text):
+                insert(text, run: run)
+            case .image(let source, let alt):
+                if let bytes = image(source), insertImage(bytes, link: run.link) {
+                    imageCount += 1
+                } else {
+                    insert(alt.isEmpty ? "[imagen]" : "[\(alt)]", run: run)
+                }
+            case .anchor(let name):
+                var iter = GtkTextIter()
+                gtk_text_buffer_get_end_iter(buffer, &iter)
+                if gtk_text_buffer_get_mark(buffer, "anchor:" + name) == nil {
+                    gtk_text_buffer_create_mark(buffer, "anchor:" + name, &iter, 1)
+                    anchorMarks.append("anchor:" + name)
+                }
+            }
+        }
+        gtk_text_buffer_get_start_iter(buffer, &start)
+        gtk_text_buffer_place_cursor(buffer, &start)
+    }
+
+    /// The buffer's text (images are not text).
+    public var text: String {
+        var start = GtkTextIter()
+        var end = GtkTextIter()
+        gtk_text_buffer_get_bounds(buffer, &start, &end)
+        guard let chars = gtk_text_buffer_get_text(buffer, &start, &end, 0) else { return "" }
+        defer { g_free(chars) }
+        return String(cString: chars)
+    }
+
+    /// The link at a character offset of the buffer, if any.
+    public func link(atOffset offset: Int32) -> String? {
+        var iter = GtkTextIter()
+        gtk_text_buffer_get_iter_at_offset(buffer, &iter, offset)
+        return link(at: &iter)
+    }
+
+    /// Whether an anchor named `name` exists (a target for `#name`).
+    public func hasAnchor(_ name: String) -> Bool { gtk_text_buffer_get_mark(buffer, "anchor:" + name) != nil }
+
+    /// Follows a link as a click does: `#name` scrolls to the anchor, anything else goes to `openLink`.
+    public func activate(_ link: String) {
+        if link.hasPrefix("#") {
+            if let mark = gtk_text_buffer_get_mark(buffer, "anchor:" + String(link.dropFirst())) {
+                gtk_text_view_scroll_to_mark(textView, mark, 0, 1, 0, 0)
+            }
+        } else {
+            openLink(link)
+        }
+    }
+
+    // MARK: Insertion
+
+    private func insert(_ text: String, run: StyledRun) {
+        var end = GtkTextIter()
+        gtk_text_buffer_get_end_iter(buffer, &end)
+        let startOffset = gtk_text_iter_get_offset(&end)
+        gtk_text_buffer_insert(buffer, &end, text, -1)
+        var start = GtkTextIter()
+        gtk_text_buffer_get_iter_at_offset(buffer, &start, startOffset)
+        gtk_text_buffer_get_end_iter(buffer, &end)
+        for style in run.styles { gtk_text_buffer_apply_tag(buffer, styleTag(style), &start, &end) }
+        if run.indent > 0 { gtk_text_buffer_apply_tag(buffer, indentTag(run.indent), &start, &end) }
+        if let link = run.link { gtk_text_buffer_apply_tag(buffer, linkTag(link), &start, &end) }
+    }
+
+    private func insertImage(_ bytes: [UInt8], link: String?) -> Bool {
+        guard !bytes.isEmpty, let loader = gdk_pixbuf_loader_new() else { return false }
+        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        var error: UnsafeMutablePointer<GError>?
+        let written = bytes.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress, gsize($0.count), &error) }
+        if let failure = error { g_error_free(failure) }
+        error = nil
+        let closed = gdk_pixbuf_loader_close(loader, &error)
+        if let failure = error { g_error_free(failure) }
+        guard written != 0, closed != 0, let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else { return false }
+        let width = gdk_pixbuf_get_width(decoded)
+        let height = gdk_pixbuf_get_height(decoded)
+        var pixbuf = decoded
+        var scaled: OpaquePointer?
+        if width > maxImageWidth, width > 0 {
+            scaled = gdk_pixbuf_scale_simple(decoded, maxImageWidth, max(1, height * maxImageWidth / width), GDK_INTERP_BILINEAR)
+            if let scaled { pixbuf = scaled }
+        }
+        defer { if let scaled { g_object_unref(UnsafeMutableRawPointer(scaled)) } }
+        var end = GtkTextIter()
+        gtk_text_buffer_get_end_iter(buffer, &end)
+        let offset = gtk_text_iter_get_offset(&end)
+        gtk_text_buffer_insert_pixbuf(buffer, &end, pixbuf)
+        imageWidths.append(gdk_pixbuf_get_width(pixbuf))
+        if let link {
+            var start = GtkTextIter()
+            gtk_text_buffer_get_iter_at_offset(buffer, &start, offset)
+            gtk_text_buffer_get_end_iter(buffer, &end)
+            gtk_text_buffer_apply_tag(buffer, linkTag(link), &start, &end)
+        }
+        return true
+    }
+
+    // MARK: Tags
+
+    private func newTag(_ configure: (UnsafeMutablePointer<GObject>) -> Void) -> UnsafeMutablePointer<GtkTextTag> {
+        guard let tag = gtk_text_tag_new(nil), let object = cast(tag, to: GObject.self) else {
+            preconditionFailure("GTK could not create a text tag")
+        }
+        configure(object)
+        gtk_text_tag_table_add(gtk_text_buffer_get_tag_table(buffer), tag)
+        g_object_unref(UnsafeMutableRawPointer(tag))  // the table keeps it
+        return tag
+    }
+
+    private func styleTag(_ style: StyledRun.Style) -> UnsafeMutablePointer<GtkTextTag> {
+        if let tag = styleTags[style] { return tag }
+        let tag = newTag { object in
+            switch style {
+            case .title:
+                Property.set(object, "weight", int: 800)
+                Property.set(object, "scale", double: 1.6)
+                Property.set(object, "pixels-below-lines", int: 4)
+            case .heading(let level):
+                Property.set(object, "weight", int: 700)
+                Property.set(object, "scale", double: level <= 1 ? 1.4 : level == 2 ? 1.25 : 1.1)
+            case .emphasis:
+                Property.set(object, "style", enum: Int32(PANGO_STYLE_ITALIC.rawValue), type: pango_style_get_type())
+            case .strong:
+                Property.set(object, "weight", int: 700)
+            case .code, .preformatted:
+                Property.set(object, "family", string: "monospace")
+            case .quote:
+                Property.set(object, "foreground", string: "#5e5c64")
+            case .tableCell:
+                Property.set(object, "family", string: "sans")
+            }
+        }
+        styleTags[style] = tag
+        return tag
+    }
+
+    private func indentTag(_ depth: Int) -> UnsafeMutablePointer<GtkTextTag> {
+        if let tag = indentTags[depth] { return tag }
+        let tag = newTag { Property.set($0, "left-margin", int: Int32(16 + 24 * min(depth, 12))) }
+        indentTags[depth] = tag
+        return tag
+    }
+
+    private func linkTag(_ href: String) -> UnsafeMutablePointer<GtkTextTag> {
+        let tag = newTag { object in
+            Property.set(object, "foreground", string: "#1a5fb4")
+            Property.set(object, "underline", enum: Int32(PANGO_UNDERLINE_SINGLE.rawValue), type: pango_underline_get_type())
+        }
+        linkTags[tag] = href
+        return tag
+    }
+
+    // MARK: Clicks
+
+    private func link(at iter: inout GtkTextIter) -> String? {
+        let tags = gtk_text_iter_get_tags(&iter)
+        defer { g_slist_free(tags) }
+        var node = tags
+        while let current = node {
+            if let data = current.pointee.data, let href = linkTags[data.assumingMemoryBound(to: GtkTextTag.self)] { return href }
+            node = current.pointee.next
+        }
+        return nil
+    }
+
+    private func handle(_ event: UnsafeMutableRawPointer?) {
+        guard let event, event.assumingMemoryBound(to: GdkEventAny.self).pointee.type == GDK_BUTTON_RELEASE else { return }
+        let button = event.assumingMemoryBound(to: GdkEventButton.self).pointee
+        guard button.button == 1 else { return }
+        var bx: Int32 = 0
+        var by: Int32 = 0
+        gtk_text_view_window_to_buffer_coords(textView, GTK_TEXT_WINDOW_WIDGET, Int32(button.x), Int32(button.y), &bx, &by)
+        var iter = GtkTextIter()
+        guard gtk_text_view_get_iter_at_location(textView, &iter, bx, by) != 0, let href = link(at: &iter) else { return }
+        activate(href)
+    }
+}
+
+/// `g_object_set_property` with the few value types the text tags use (g_object_set is variadic).
+enum Property {
+    // GLib's fundamental type ids: G_TYPE_MAKE_FUNDAMENTAL(n) = n << 2.
+    private static let intType = GType(6 << 2)
+    private static let doubleType = GType(15 << 2)
+    private static let stringType = GType(16 << 2)
+
+    static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, int: Int32) {
+        var value = GValue()
+        g_value_init(&value, intType)
+        g_value_set_int(&value, int)
+        g_object_set_property(object, name, &value)
+        g_value_unset(&value)
+    }
+
+    static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, double: Double) {
+        var value = GValue()
+        g_value_init(&value, doubleType)
+        g_value_set_double(&value, double)
+        g_object_set_property(object, name, &value)
+        g_value_unset(&value)
+    }
+
+    static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, string: String) {
+        var value = GValue()
+        g_value_init(&value, stringType)
+        g_value_set_string(&value, string)
+        g_object_set_property(object, name, &value)
+        g_value_unset(&value)
+    }
+
+    static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, enum raw: Int32, type: GType) {
+        var value = GValue()
+        g_value_init(&value, type)
+        g_value_set_enum(&value, raw)
+        g_object_set_property(object, name, &value)
+        g_value_unset(&value)
+    }
+}

@@ -1,0 +1,78 @@
+import FaroApp
+import FaroCore
+import FaroNet
+import FaroStore
+import Foundation
+
+/// The GUI's stores over Faro's one SQLite database: contact details, settings and the outbox. Used on the main
+/// thread only (each SQLite write is a short local transaction); delivery runs on the deliverer's own thread.
+final class DatabaseStores: ContactDetailsStore, SettingsStore, RegistrationOutbox, OutboxMonitor {
+    let database: FaroDatabase
+    /// Woken after each submission so it is delivered at once when the backend is reachable.
+    var deliverer: OutboxDeliverer?
+
+    init(database: FaroDatabase) { self.database = database }
+
+    func loadContactDetails() throws -> ContactDetails? { try database.contactProfile.load() }
+
+    func saveContactDetails(_ details: ContactDetails) throws {
+        try database.contactProfile.save(details, now: Date().timeIntervalSince1970)
+    }
+
+    func string(_ key: String) -> String? { (try? database.settings.value(key)) ?? nil }
+
+    func setString(_ key: String, _ value: String?) { try? database.settings.set(key, value) }
+
+    var counts: (pending: Int, failed: Int)? {
+        guard let counts = deliverer?.status?.counts else { return nil }
+        return (counts.pending, counts.failed)
+    }
+
+    func retryNow() { deliverer?.retryNow() }
+
+    func submit(_ registration: BusinessRegistration) throws -> String {
+        let row = try database.outbox.submit(.interested(registration), now: Date().timeIntervalSince1970)
+        deliverer?.wake()
+        return row.id
+    }
+}
+
+/// The catalog through the backend, cached in SQLite: a cached answer comes at once (offline too), the backend
+/// is asked on a worker thread and refreshes the cache.
+final class BackendCatalog: CatalogProvider, @unchecked Sendable {
+    private let configuration: BackendConfiguration?
+    private let databasePath: String
+    private let queue = DispatchQueue(label: "faro.catalog")
+    private let main: @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void
+
+    init(configuration: BackendConfiguration?, databasePath: String,
+         main: @escaping @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void) {
+        self.configuration = configuration
+        self.databasePath = databasePath
+        self.main = main
+    }
+
+    func lookup(_ identity: BeaconIdentity, completion: @escaping @MainActor @Sendable (CatalogPlace?) -> Void) {
+        let path = databasePath
+        let configuration = configuration
+        let main = main
+        queue.async {
+            let database = try? FaroDatabase(path: path, durable: false)
+            let major = Int(identity.major), minor = Int(identity.minor), uuid = identity.uuid.description
+            if let cached = try? database?.catalogCache.lookup(major: major, minor: minor, uuid: uuid) {
+                let place = BackendCatalog.place(cached, identity)
+                main { completion(place) }
+            }
+            guard let configuration, let client = try? TablesClient(configuration: configuration),
+                  let entries = try? client.catalog(major: major, minor: minor, uuid: uuid) else { return }
+            try? database?.catalogCache.store(major: major, minor: minor, entries: entries,
+                                              now: Date().timeIntervalSince1970)
+            let place = entries.first.map { BackendCatalog.place($0, identity) }
+            main { completion(place) }
+        }
+    }
+
+    static func place(_ entry: CatalogEntry, _ identity: BeaconIdentity) -> CatalogPlace {
+        CatalogPlace(identity: identity, cliente: entry.cliente, titulo: entry.titulo, url: entry.url)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import FaroTestSupport
+
+/// The real window under Xvfb, driven through AT-SPI by Tests/UI/faro_ui.py, with a real faro-backend on loopback
+/// and the demo recording as the beacon source. Each test is a fresh app with its own data folder.
+@Suite("Faro window", .serialized)
+struct WindowTests {
+    /// A running faro-backend on a free port, with its own database.
+    final class Backend {
+        let process: ChildProcess
+        let url: String
+        let folder: TemporaryDirectory
+
+        init() throws {
+            folder = try TemporaryDirectory("faro-ui-backend")
+            process = try ChildProcess(Paths.executable("faro-backend"),
+                                       ["--port", "0", "--database", folder.file("backend.sqlite3"), "--data", Paths.data])
+            guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "faro-backend: \(process.stderr)"])
+            }
+            url = String(line.dropFirst("listening on ".count))
+        }
+
+        /// The rows of a backend table, through the tables protocol.
+        func rows(_ table: String) throws -> [[String: Any]] {
+            let r = try ChildProcess.run("/usr/bin/curl", ["-s", "-H", "ZUMO-API-VERSION: 2.0.0", "\(url)/tables/\(table)"])
+            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+            return json as? [[String: Any]] ?? []
+        }
+    }
+
+    /// Runs scenarios in one app instance; returns the driver's output.
+    func drive(_ scenarios: [String], language: String, backend: Backend, data: TemporaryDirectory,
+               extra: [String] = []) throws -> (status: Int32, output: String) {
+        let child = try start(scenarios, language: language, backend: backend, data: data, extra: extra)
+        let status = child.wait(timeout: 200) ?? -1
+        return (status, child.stdout + child.stderr)
+    }
+
+    /// Starts the driver without waiting for it.
+    func start(_ scenarios: [String], language: String, backend: Backend, data: TemporaryDirectory,
+               extra: [String] = [], linger: Double = 0) throws -> ChildProcess {
+        let shots = Paths.packageRoot + "/build/screenshots"
+        var env = data.xdgEnvironment
+        env["FARO"] = Paths.executable("faro")
+        env["FARO_ARGS"] = (["--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend", backend.url, "--no-tray"]
+            + extra).joined(separator: " ")
+        env["FARO_DATA_DIR"] = Paths.data
+        env["FARO_LOCALE_DIR"] = Paths.packageRoot + "/build/locale"
+        env["SHOTS"] = shots
+        env["FARO_LANG"] = language
+        env["LANG"] = language == "es" ? "es_MX.UTF-8" : "C.UTF-8"
+        env["LANGUAGE"] = language
+        env["LOCPATH"] = Paths.packageRoot + "/build/locales"
+        env["GTK_THEME"] = "Adwaita"
+        try FileManager.default.createDirectory(atPath: data.file("config/gtk-3.0"), withIntermediateDirectories: true)
+        try "[Settings]\ngtk-enable-animations=false\n".write(toFile: data.file("config/gtk-3.0/settings.ini"),
+                                                              atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: data.file("home"), withIntermediateDirectories: true)
+        env["FARO_UI_LINGER"] = String(linger)
+        return try ChildProcess(Paths.packageRoot + "/Tests/UI/run-scenario.sh", scenarios, environment: env)
+    }
+
+    @Test(arguments: ["en", "es"])
+    func beaconsAppearNearestFirstWithDistances(_ language: String) throws {
+        let backend = try Backend()
+        let data = try TemporaryDirectory("faro-ui")
+        let r = try drive(["beacons"], language: language, backend: backend, data: data)
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.output.contains("OK beacons"))
+    }
+
+    @Test(arguments: ["en", "es"])
+    func contactDetailsAreValidatedThenSaved(_ language: String) throws {
+        let backend = try Backend()
+        let data = try TemporaryDirectory("faro-ui")
+        let r = try drive(["contact"], language: language, backend: backend, data: data)
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.output.contains("OK invalid-phone-rejected"))
+        #expect(r.output.contains("OK contact-saved"))
+        // Saved on the device, cleaned: the separators the user typed are gone.
+        let db = data.file("data/faro/faro.sqlite3")
+        let row = try ChildProcess.run("/usr/bin/sqlite3", [db, "SELECT nombre, telefono, empresa FROM contact_profile"])
+        #expect(row.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "Ana López|5512345678|Faro SA")
+    }
+
+    @Test func businessRegistrationReachesTheBackend() throws {
+        let backend = try Backend()
+        let data = try TemporaryDirectory("faro-ui")
+        let driver = try start(["register"], language: "es", backend: backend, data: data, linger: 15)
+        let submitted = driver.waitForLine(timeout: 120) { $0.hasPrefix("OK registration-submitted") }
+        #expect(submitted != nil, "\(driver.stdout)\(driver.stderr)")
+        // The app's background delivery sends it while the window stays open.
+        var rows: [[String: Any]] = []
+        for _ in 0..<100 where rows.isEmpty {
+            rows = try backend.rows("interested")
+            if rows.isEmpty { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(driver.wait(timeout: 60) == 0, "\(driver.stdout)\(driver.stderr)")
+        let arrived = try #require(rows.first)
+        #expect(rows.count == 1)
+        #expect(arrived["nombre"] as? String == "Panadería Santa Clara")
+        #expect(arrived["email"] as? String == "hola@santaclara.mx")
+        #expect(arrived["telefono"] as? String == "5512345678")
+    }
+}

@@ -1,0 +1,182 @@
+#!/usr/bin/python3
+"""Drives the real Faro window through AT-SPI (dogtail), as a user would, and takes screenshots.
+
+Run by Tests/UI/run-scenario.sh inside a private X server and session bus; started by the Swift UI tests
+(Tests/FaroUITests). Prints `OK <scenario> ...` lines on success; any failure raises and exits non-zero with the
+reason. Environment: FARO (the faro binary), FARO_ARGS (its GUI arguments), SHOTS (screenshot folder), FARO_LANG
+(es|en), plus XDG_* folders for the app's data.
+"""
+import os
+import re
+import subprocess
+import sys
+import time
+
+from dogtail import config
+
+config.config.checkForA11y = False
+config.config.logDebugToStdOut = False
+config.config.logDebugToFile = False
+config.config.searchShowingOnly = True
+config.config.defaultDelay = 0.2
+config.config.searchBackoffDuration = 0.2
+config.config.searchCutoffCount = 25
+from dogtail import tree  # noqa: E402  (must come after the config)
+
+LANG = os.environ.get("FARO_LANG", "en")
+TEXT = {
+    "en": {"menu": "Main menu", "contact": "My contact details", "register": "Register my business",
+           "name": "Name", "email": "E-mail", "phone": "Phone", "company": "Company", "save": "Save", "send": "Send",
+           "digits": "10 digits",
+           "disclaimer": "*Your details are stored on your device and shared with the authors of the sites you choose, "
+                         "so that they can get in touch with you.",
+           "list": "Nearby beacons", "about": "About Faro"},
+    "es": {"menu": "Menú principal", "contact": "Mis datos de contacto", "register": "Registrar mi negocio",
+           "name": "Nombre", "email": "Email", "phone": "Teléfono", "company": "Empresa", "save": "Guardar",
+           "send": "Enviar", "digits": "10 dígitos",
+           "disclaimer": "*Tus datos serán almacenados en tú dispositivo y serán compartidos con los autores de los "
+                         "sitios que tú decidas con el propósito de que puedan comunicarse contigo.",
+           "list": "Beacons cercanos", "about": "Acerca de Faro"},
+}[LANG]
+
+
+def fail(message):
+    print(f"FAIL {message}", flush=True)
+    sys.exit(1)
+
+
+def wait_for(what, probe, timeout=20.0):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        try:
+            value = probe()
+            if value:
+                return value
+        except Exception as error:  # AT-SPI trees change under us while the app updates
+            last = error
+        time.sleep(0.2)
+    fail(f"timed out waiting for {what} ({last})")
+
+
+def screenshot(node, name):
+    folder = os.environ.get("SHOTS")
+    if not folder:
+        return
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{name}.png")
+    x, y, w, h = node.extents
+    display = os.environ["DISPLAY"]
+    subprocess.run(["import", "-display", display, "-window", "root", "-crop", f"{w}x{h}+{max(x,0)}+{max(y,0)}",
+                    "+repage", path], check=True)
+    print(f"SHOT {path}", flush=True)
+
+
+def start_app():
+    args = [os.environ["FARO"]] + os.environ.get("FARO_ARGS", "").split()
+    folder = os.environ.get("SHOTS") or os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    os.makedirs(folder, exist_ok=True)
+    log = open(os.path.join(folder, f"faro-{os.getpid()}.log"), "w")
+    process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+    app = wait_for("the faro application on the accessibility bus",
+                   lambda: tree.root.application("faro"), timeout=30)
+    window = wait_for("the main window", lambda: app.child(roleName="frame", recursive=False))
+    return process, app, window
+
+
+def beacon_rows(window):
+    listbox = window.child(name=TEXT["list"], roleName="list box")
+    return [row for row in listbox.children if "≈" in (row.name or "")]
+
+
+def distance_of(row):
+    match = re.search(r"≈ ([0-9.]+) m", row.name)
+    return float(match.group(1)) if match else float("inf")
+
+
+def open_menu_item(app, window, label):
+    window.child(name=TEXT["menu"], roleName="toggle button").click()
+    item = wait_for(f"menu item {label}", lambda: app.child(name=label, roleName="push button"))
+    item.click()
+
+
+def fill(dialog, label, value):
+    entry = dialog.child(name=label, roleName="text")
+    entry.text = value
+    return entry
+
+
+def scenario_beacons(app, window):
+    rows = wait_for("at least three beacons with a distance", lambda: (r := beacon_rows(window)) and len(r) >= 3 and r)
+    distances = [distance_of(r) for r in rows]
+    if distances != sorted(distances):
+        fail(f"beacons not nearest first: {distances}")
+    time.sleep(1.5)
+    screenshot(window, f"beacons-{LANG}")
+    print(f"OK beacons {len(rows)} {distances}", flush=True)
+
+
+def scenario_contact(app, window):
+    open_menu_item(app, window, TEXT["contact"])
+    dialog = wait_for("the contact dialog", lambda: app.child(name=TEXT["contact"], roleName="dialog"))
+    wait_for("the disclaimer", lambda: dialog.child(name=TEXT["disclaimer"], roleName="label"))
+    fill(dialog, TEXT["name"], "Ana López")
+    fill(dialog, TEXT["email"], "ana@ejemplo.com")
+    fill(dialog, TEXT["phone"], "55 1234 567")
+    fill(dialog, TEXT["company"], "Faro SA")
+    dialog.child(name=TEXT["save"], roleName="push button").click()
+    message = wait_for("the inline phone message",
+                       lambda: [n for n in dialog.findChildren(lambda n: n.roleName == "label" and TEXT["digits"] in (n.name or ""))])
+    screenshot(dialog, f"contact-invalid-{LANG}")
+    print(f"OK invalid-phone-rejected {message[0].name}", flush=True)
+    fill(dialog, TEXT["phone"], "(55) 1234-5678")
+    dialog.child(name=TEXT["save"], roleName="push button").click()
+    wait_for("the dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == TEXT["contact"]))
+    print("OK contact-saved", flush=True)
+
+
+def scenario_register(app, window):
+    open_menu_item(app, window, TEXT["register"])
+    dialog = wait_for("the registration dialog", lambda: app.child(name=TEXT["register"], roleName="dialog"))
+    fill(dialog, TEXT["name"], "Panadería Santa Clara")
+    fill(dialog, TEXT["email"], "no es un correo")
+    fill(dialog, TEXT["phone"], "5512345678")
+    dialog.child(name=TEXT["send"], roleName="push button").click()
+    wait_for("the inline e-mail message",
+             lambda: dialog.findChildren(lambda n: n.roleName == "label" and "@ejemplo.com" in (n.name or "")))
+    screenshot(dialog, f"register-invalid-{LANG}")
+    fill(dialog, TEXT["email"], "hola@santaclara.mx")
+    dialog.child(name=TEXT["send"], roleName="push button").click()
+    wait_for("the dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == TEXT["register"]))
+    print("OK registration-submitted", flush=True)
+
+
+SCENARIOS = {"beacons": scenario_beacons, "contact": scenario_contact, "register": scenario_register}
+
+
+def main():
+    names = sys.argv[1:] or ["beacons"]
+    process, app, window = start_app()
+    try:
+        for name in names:
+            SCENARIOS[name](app, window)
+        # Let background work (the outbox delivering what a form committed) run while the test watches the backend.
+        time.sleep(float(os.environ.get("FARO_UI_LINGER", "0")))
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    print(f"DONE exit={process.returncode}", flush=True)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except SystemExit:
+        raise
+    except BaseException:
+        import traceback
+        print("FAIL " + traceback.format_exc().replace("\n", "\n     "), flush=True)
+        sys.exit(1)
