@@ -15,6 +15,7 @@ let package = Package(
     name: "Faro",
     products: [
         .executable(name: "faro", targets: ["faro"]),
+        .executable(name: "faro-backend", targets: ["faro-backend"]),
         .library(name: "FaroCore", targets: ["FaroCore"]),
     ],
     targets: [
@@ -25,17 +26,54 @@ let package = Package(
         cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         cLibrary("CXML2", pkgConfig: "libxml-2.0", apt: "libxml2-dev"),
         cLibrary("CSoup", pkgConfig: "libsoup-3.0", apt: "libsoup-3.0-dev"),
+        cLibrary("CGio", pkgConfig: "gio-2.0", apt: "libglib2.0-dev"),
+        cLibrary("CAppIndicator", pkgConfig: "ayatana-appindicator3-0.1", apt: "libayatana-appindicator3-dev"),
+        cLibrary("CQREncode", pkgConfig: "libqrencode", apt: "libqrencode-dev"),
         .target(
             name: "CShim",
             dependencies: ["CGtk", "CNotify", "CBluez", "CSQLite", "CCurl", "CXML2", "CSoup"],
             path: "Sources/CShim"
         ),
-        .target(name: "FaroCore", path: "Sources/FaroCore"),
-        .executableTarget(name: "faro", dependencies: ["FaroCore"], path: "Sources/faro"),
+        .target(
+            name: "FaroCore", path: "Sources/FaroCore",
+            // The engine is generic over its filter; let release builds specialize it inside the callers.
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+        ),
+        .target(name: "FaroStore", dependencies: ["FaroCore", "CSQLite", "CShim"], path: "Sources/FaroStore"),
+        .target(name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "CCurl", "CShim"], path: "Sources/FaroNet"),
+        .executableTarget(
+            name: "faro-backend", dependencies: ["FaroCore", "FaroStore", "CSoup", "CShim"], path: "Sources/faro-backend"
+        ),
+        .target(name: "FaroBluetooth", dependencies: ["FaroCore", "CGio", "CBluez"], path: "Sources/FaroBluetooth"),
+        .target(
+            name: "FaroWeb", dependencies: ["FaroCore", "CShim", "CCurl", "CXML2", "CGio", "CQREncode"], path: "Sources/FaroWeb"
+        ),
+        .executableTarget(name: "faro", dependencies: ["FaroCore", "FaroBluetooth", "FaroStore", "FaroNet", "FaroApp", "FaroUI", "FaroWeb"], path: "Sources/faro"),
+        .target(name: "FaroApp", dependencies: ["FaroCore"], path: "Sources/FaroApp"),
+        .target(name: "FaroUI", dependencies: ["FaroApp", "FaroCore", "FaroBluetooth", "CGtk", "CNotify", "CAppIndicator", "CShim"],
+            path: "Sources/FaroUI"),
         .target(name: "FaroTestSupport", path: "Tests/FaroTestSupport"),
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),
+        .testTarget(
+            name: "FaroNetTests", dependencies: ["FaroNet", "FaroStore", "FaroCore", "FaroTestSupport"],
+            path: "Tests/FaroNetTests"
+        ),
+        .testTarget(
+            name: "FaroStoreTests", dependencies: ["FaroStore", "FaroCore", "FaroTestSupport"], path: "Tests/FaroStoreTests"
+        ),
+        .testTarget(name: "FaroAppTests", dependencies: ["FaroApp", "FaroCore"], path: "Tests/FaroAppTests"),
+        .testTarget(name: "FaroUITests", dependencies: ["FaroTestSupport", "faro"], path: "Tests/FaroUITests"),
         .testTarget(name: "CShimTests", dependencies: ["CShim"], path: "Tests/CShimTests"),
+        .testTarget(
+            name: "FaroWebTests",
+            dependencies: ["FaroWeb", "FaroCore", "FaroStore", "FaroUI", "CGtk", "FaroTestSupport", "faro", "faro-backend"],
+            path: "Tests/FaroWebTests"
+        ),
         .testTarget(name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),
+        .testTarget(
+            name: "FaroBluetoothTests", dependencies: ["FaroBluetooth", "FaroCore", "FaroTestSupport", "CGio", "faro"],
+            path: "Tests/FaroBluetoothTests", exclude: ["Templates"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,23 +1,41 @@
 #!/usr/bin/env bash
-# A bounded libFuzzer pass over the advertisement decoders (part of `make test`).
-# The corpus grows in build/fuzz/corpus between runs; the seeds are in Tests/Fuzz/seeds. A crash leaves its input
-# in build/fuzz/ and fails the run: copy it into Tests/Fuzz/regressions/ so the unit tests replay it forever.
+# A bounded libFuzzer pass over the advertisement decoders and the MHT reader (part of `make test`).
+# FUZZ_SECONDS (default 45) is split between the two targets. Each corpus grows in build/fuzz/<target>/corpus
+# between runs; seeds are in Tests/Fuzz/seeds and Tests/Fuzz/seeds-mht. A crash leaves its input in
+# build/fuzz/<target>/ and fails the run: copy it into Tests/Fuzz/regressions/ (decoders) or
+# Tests/Fuzz/regressions-mht/ (MHT) so the unit tests replay it forever.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${FUZZ_SECONDS:-45}"
+total="${FUZZ_SECONDS:-45}"
+mht_seconds=$(( total / 2 ))
+decoder_seconds=$(( total - mht_seconds ))
 out=build/fuzz
-mkdir -p "$out/corpus"
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FaroFuzz \
-    Sources/FaroCore/Advertisement/*.swift Tests/Fuzz/DecoderFuzz.swift -o "$out/decoder-fuzz" 2>&1 \
-    | grep -v -E "Cannot export local symbol|^$" || true
-test -x "$out/decoder-fuzz"
-echo "fuzz: decoders for ${seconds}s (corpus $out/corpus, seeds Tests/Fuzz/seeds, regressions Tests/Fuzz/regressions)"
-"$out/decoder-fuzz" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -artifact_prefix="$out/" \
-    -print_final_stats=1 "$out/corpus" Tests/Fuzz/seeds Tests/Fuzz/regressions > "$out/fuzz.log" 2>&1 || {
-    tail -n 40 "$out/fuzz.log"
-    echo "fuzz: FAILED — crash input saved under $out/ (add it to Tests/Fuzz/regressions/)"
-    exit 1
+
+# build NAME ENTRY SOURCES...: one fuzz binary from core sources plus its entry file.
+build() {
+    local name="$1"; shift
+    mkdir -p "$out/$name/corpus"
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FaroFuzz "$@" -o "$out/$name/fuzz" 2>&1 \
+        | grep -v -E "Cannot export local symbol|^$" || true
+    test -x "$out/$name/fuzz"
 }
-grep -E "stat::number_of_executed_runs|stat::new_units_added" "$out/fuzz.log" | tr '\n' ' '
-echo
-echo "fuzz: no crash; corpus holds $(ls "$out/corpus" | wc -l) inputs"
+
+# run NAME SECONDS DIRS...: a bounded run; a crash prints the log tail and fails.
+run() {
+    local name="$1" seconds="$2"; shift 2
+    echo "fuzz: $name for ${seconds}s (corpus $out/$name/corpus, seeds and regressions: $*)"
+    "$out/$name/fuzz" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -artifact_prefix="$out/$name/" \
+        -print_final_stats=1 "$out/$name/corpus" "$@" > "$out/$name/fuzz.log" 2>&1 || {
+        tail -n 40 "$out/$name/fuzz.log"
+        echo "fuzz: $name FAILED — crash input saved under $out/$name/ (add it to the regressions folder)"
+        exit 1
+    }
+    grep -E "stat::number_of_executed_runs|stat::new_units_added" "$out/$name/fuzz.log" | tr '\n' ' '
+    echo
+    echo "fuzz: $name: no crash; corpus holds $(ls "$out/$name/corpus" | wc -l) inputs"
+}
+
+build decoders Sources/FaroCore/Advertisement/*.swift Tests/Fuzz/DecoderFuzz.swift
+build mht Sources/FaroCore/Archive/*.swift Sources/FaroCore/Share/DeviceIDURL.swift Tests/Fuzz/MHTFuzz.swift
+run decoders "$decoder_seconds" Tests/Fuzz/seeds Tests/Fuzz/regressions
+run mht "$mht_seconds" Tests/Fuzz/seeds-mht Tests/Fuzz/regressions-mht

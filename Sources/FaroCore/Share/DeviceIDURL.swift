@@ -1,0 +1,97 @@
+/// The device-id rule of the content view (PRODUCT.md §2): every content load asks for `URL + "?imei=" + id`, or
+/// `URL + "&imei=" + id` where the URL already has a query, with the id percent-encoded; and the id never appears in
+/// a URL that is shared or saved, so it can be stripped again.
+public enum DeviceIDURL {
+    /// The query parameter that carries the device id.
+    public static let parameter = "imei"
+
+    /// The URL the content view loads: `url` with `imei=<percent-encoded id>` added to its query (before any
+    /// `#fragment`). An `imei` parameter already in the URL is replaced, so the id is never sent twice.
+    public static func adding(deviceID: String, to url: String) -> String {
+        let (base, fragment) = splitFragment(stripping(from: url))
+        let value = PercentEncoding.encodeComponent(deviceID)
+        var out = base
+        if let q = base.firstIndex(of: "?") {
+            // A query exists: `&imei=`, unless it is empty or already ends with a separator.
+            let query = base[base.index(after: q)...]
+            if !query.isEmpty, !query.hasSuffix("&") { out += "&" }
+        } else {
+            out += "?"
+        }
+        out += parameter + "=" + value
+        if let fragment { out += "#" + fragment }
+        return out
+    }
+
+    /// `url` without any `imei` query parameter: what is shared, saved and shown. A query left empty is removed.
+    public static func stripping(from url: String) -> String {
+        let (base, fragment) = splitFragment(url)
+        guard let q = base.firstIndex(of: "?") else { return url }
+        let path = base[..<q]
+        let query = base[base.index(after: q)...]
+        let kept = query.split(separator: "&", omittingEmptySubsequences: true).filter { pair in
+            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return PercentEncoding.decode(String(name)).lowercased() != parameter
+        }
+        var out = String(path)
+        if !kept.isEmpty { out += "?" + kept.joined(separator: "&") }
+        if let fragment { out += "#" + fragment }
+        return out
+    }
+
+    private static func splitFragment(_ url: String) -> (String, String?) {
+        guard let hash = url.firstIndex(of: "#") else { return (url, nil) }
+        return (String(url[..<hash]), String(url[url.index(after: hash)...]))
+    }
+}
+
+/// RFC 3986 percent-encoding, by hand so that the result does not depend on Foundation's character sets.
+public enum PercentEncoding {
+    /// Encodes every byte of the UTF-8 form except the unreserved characters `A–Z a–z 0–9 - . _ ~`: safe as a
+    /// query value, a path segment or a `mailto:` header value.
+    public static func encodeComponent(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + hexDigit(byte >> 4) + hexDigit(byte & 0x0F)
+            }
+        }
+        return out
+    }
+
+    /// Decodes `%XX` escapes (a malformed escape is kept as it is); invalid UTF-8 becomes U+FFFD.
+    public static func decode(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        let utf8 = Array(text.utf8)
+        var i = 0
+        while i < utf8.count {
+            if utf8[i] == UInt8(ascii: "%"), i + 2 < utf8.count, let hi = hexValue(utf8[i + 1]), let lo = hexValue(utf8[i + 2]) {
+                bytes.append(hi << 4 | lo)
+                i += 3
+            } else {
+                bytes.append(utf8[i])
+                i += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func hexDigit(_ nibble: UInt8) -> String {
+        String(UnicodeScalar(nibble < 10 ? nibble + 48 : nibble + 55))
+    }
+
+    static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - 48
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - 87
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - 55
+        default: return nil
+        }
+    }
+}

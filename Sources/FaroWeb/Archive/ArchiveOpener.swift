@@ -1,0 +1,57 @@
+import FaroCore
+import Foundation
+
+/// A saved page opened for reading: the archive and its readable document. Everything comes from the archive's
+/// bytes; nothing is fetched.
+public struct OpenedArchive: Sendable {
+    public var archive: MHTArchive
+    public var document: ReadableDocument
+
+    /// The stored bytes of an image the document shows (by its absolute URL, or `cid:`), for the GTK view.
+    public func imageData(for source: String) -> [UInt8]? { archive.resource(for: source)?.body }
+}
+
+/// Why a saved archive could not be opened.
+public enum ArchiveOpenError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case invalid(MHTError)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+        case .invalid(let error): return error.description
+        }
+    }
+}
+
+/// Opens saved pages (Guardados, `faro show`) with no network access at all: MHT bytes → MHTReader → libxml2
+/// (the main part's declared charset) → readable document.
+public enum ArchiveOpener {
+    public static func open(_ bytes: [UInt8], limits: MHTLimits = .standard) throws(ArchiveOpenError) -> OpenedArchive {
+        let archive: MHTArchive
+        do { archive = try MHTReader.read(bytes, limits: limits) } catch { throw .invalid(error) }
+        let main = archive.main
+        let base = main.contentLocation ?? archive.location
+        var document: ReadableDocument
+        if main.isHTML {
+            document = HTMLParser.readableDocument(main.body, charset: main.charset, url: base)
+        } else {
+            document = ReadableDocument(title: nil, blocks: [.preformatted(main.text)])
+        }
+        if document.title == nil, let subject = archive.subject, !subject.isEmpty { document.title = subject }
+        return OpenedArchive(archive: archive, document: document)
+    }
+
+    public static func open(path: String, limits: MHTLimits = .standard) throws(ArchiveOpenError) -> OpenedArchive {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
+        }
+        defer { try? handle.close() }
+        // Read at most one byte past the limit, so a huge file is refused without loading it.
+        let data: Data
+        do { data = try handle.read(upToCount: limits.maxBytes + 1) ?? Data() } catch {
+            throw .unreadable(path: path, reason: "\(error.localizedDescription)")
+        }
+        return try open(Array(data), limits: limits)
+    }
+}

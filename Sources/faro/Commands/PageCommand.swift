@@ -1,0 +1,48 @@
+import FaroCore
+import FaroWeb
+import Foundation
+
+/// `faro page URL`: fetches a microsite exactly as the content view does (fresh, device id added) and prints its
+/// readable text.
+enum PageCommand {
+    static let usage = "faro page URL [--device-id ID] [--timeout SECONDS] [--timing]"
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        var args = arguments
+        let explicitID = try args.option("--device-id")
+        let timeout = try args.number("--timeout", in: 1...600) ?? 30
+        let timing = args.flag("--timing")
+        let url = try args.positional("URL")
+        try args.finish()
+        let deviceID = try WebSupport.deviceID(explicitID)
+        let loader = PageLoader(fetcher: FreshFetcher(options: FetchOptions(totalTimeout: timeout)))
+        let page: LoadedPage
+        do { page = try loader.load(url, deviceID: deviceID.value) } catch { throw CommandFailure(description: error.description) }
+        let renderStart = ContinuousClock.now
+        let text = PlainTextRenderer.render(page.document)
+        let rendered = ContinuousClock.now
+        Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        if timing {
+            Output.error("timing: transfer \(WebSupport.milliseconds(page.response.transferDuration)) ms, fetch "
+                + "\(WebSupport.milliseconds(page.fetchDuration)) ms, parse "
+                + "\(WebSupport.milliseconds(page.parseDuration)) ms, render \(WebSupport.milliseconds(rendered - renderStart)) ms, "
+                + "\(page.response.body.count) bytes, device id from \(deviceID.source.rawValue)")
+        }
+        return 0
+    }
+}
+
+/// What the web commands share: the device id (explicit, or ModemManager, or the machine id) and time formatting.
+enum WebSupport {
+    static func deviceID(_ explicit: String?) throws -> DeviceID {
+        if let explicit { return DeviceID(value: explicit, source: .machine) }
+        do { return try DeviceIDResolver.fromEnvironment().resolve() } catch {
+            throw CommandFailure(description: error.description)
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.2f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+    }
+}

@@ -1,0 +1,51 @@
+import FaroCore
+import FaroStore
+import FaroWeb
+import Foundation
+
+/// `faro save URL [-o FILE.mht]`: saves a microsite exactly as "Guardar" does (fresh page, its images and
+/// stylesheets fetched concurrently, a Chromium-compatible MHT without the device id) into Guardados (the SQLite
+/// store, with title, business, URL and time saved) and, with `-o`, into FILE as well.
+enum SaveCommand {
+    static let usage = "faro save URL [-o FILE.mht] [--business NAME] [--device-id ID] [--timing]"
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        var args = arguments
+        let output = try args.option("-o") ?? args.option("--output")
+        let business = try args.option("--business") ?? ""
+        let explicitID = try args.option("--device-id")
+        let timing = args.flag("--timing")
+        let url = try args.positional("URL")
+        try args.finish()
+        let deviceID = try WebSupport.deviceID(explicitID)
+        let started = ContinuousClock.now
+        let saved: SavedPage
+        do { saved = try PageSaver().save(url, deviceID: deviceID.value) } catch {
+            throw CommandFailure(description: error.description)
+        }
+        let elapsed = ContinuousClock.now - started
+        if let output {
+            do {
+                try Data(saved.archive).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw CommandFailure(description: "cannot write \(output): \(error.localizedDescription)")
+            }
+        }
+        let database = try OutboxStoreAccess.open()
+        let id: Int64
+        do {
+            id = try database.savedPages.save(url: saved.url, title: saved.title, business: business, mht: saved.archive,
+                                               now: saved.savedAt.timeIntervalSince1970)
+        } catch {
+            throw CommandFailure(description: "cannot store the page in Guardados: \(error.description)")
+        }
+        let destination = output.map { " and \($0)" } ?? ""
+        Output.line("saved \"\(saved.title)\" (\(saved.url)) with \(saved.resourceCount) resource(s) to Guardados #\(id)\(destination)")
+        for (missingURL, why) in saved.missing { Output.error("faro: left out \(missingURL): \(why)") }
+        if timing {
+            Output.error("timing: save \(WebSupport.milliseconds(elapsed)) ms, \(saved.resourceCount) resources, "
+                + "\(saved.archive.count) bytes")
+        }
+        return 0
+    }
+}

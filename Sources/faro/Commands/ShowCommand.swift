@@ -1,0 +1,26 @@
+import FaroCore
+import FaroWeb
+import Foundation
+
+/// `faro show FILE.mht`: prints the readable text of a saved archive (Faro's, Chrome's, IE's, Word's, …) with no
+/// network access at all: nothing here can fetch.
+enum ShowCommand {
+    static let usage = "faro show FILE.mht [--timing]"
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        var args = arguments
+        let timing = args.flag("--timing")
+        let path = try args.positional("FILE.mht")
+        try args.finish()
+        let started = ContinuousClock.now
+        let opened: OpenedArchive
+        do { opened = try ArchiveOpener.open(path: path) } catch { throw CommandFailure(description: error.description) }
+        let text = PlainTextRenderer.render(opened.document)
+        Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        if timing {
+            Output.error("timing: open+parse+render \(WebSupport.milliseconds(ContinuousClock.now - started)) ms, "
+                + "\(opened.archive.parts.count) parts")
+        }
+        return 0
+    }
+}

@@ -1,0 +1,133 @@
+import FaroCore
+import FaroTestSupport
+@testable import FaroWeb
+import Foundation
+import Testing
+
+/// The content view's fetch against a real faro-backend: fresh headers, a fresh cookie store per load, the device
+/// id in the URL, redirects, limits, progress and cancellation.
+@Suite("Fresh fetch against faro-backend", .serialized)
+struct FreshFetchTests {
+    @Test func everyLoadIsFreshAndCarriesTheDeviceID() throws {
+        let backend = try TestBackend()
+        let url = backend.base + "/sitios/cafe-la-parroquia/"
+        let loader = PageLoader()
+        let first = try loader.load(url, deviceID: "356938035643809")
+        let second = try loader.load(url + "?lang=es", deviceID: "a b/ñ")
+        #expect(first.document.title == "Café de olla y pan dulce — Café La Parroquia")
+        #expect(first.url == url)  // shown and shared without the device id
+        #expect(second.url == url + "?lang=es")
+        let log = try backend.requests()
+        try #require(log.count == 2)
+        #expect(log[0]["query"] as? String == "imei=356938035643809")
+        #expect(log[1]["query"] as? String == "lang=es&imei=a%20b%2F%C3%B1")
+        for entry in log {
+            #expect(entry["cache-control"] as? String == "no-cache")
+            #expect(entry["pragma"] as? String == "no-cache")
+            // The server set a cookie on the first answer; a fresh cookie store means it never comes back.
+            #expect(entry["cookie"] is NSNull)
+        }
+    }
+
+    @Test func redirectsAreFollowedWithinOneLoadAndTheirCookiesDoNotOutliveIt() throws {
+        let backend = try TestBackend()
+        let target = "/sitios/libreria-el-pendulo/"
+        let page = try PageLoader().load(backend.base + "/debug/redirect?to=" + PercentEncoding.encodeComponent(target), deviceID: nil)
+        #expect(page.url == backend.base + target)
+        #expect(page.response.status == 200)
+        _ = try PageLoader().load(backend.base + target, deviceID: nil)
+        let log = try backend.requests()
+        try #require(log.count == 3)
+        // Inside the load the redirect's cookie is kept (a working cookie engine); the next load starts empty.
+        #expect((log[1]["cookie"] as? String)?.contains("faro_redirect=1") == true)
+        #expect(log[2]["cookie"] is NSNull)
+    }
+
+    @Test func imagesComeWithThePageFreshToo() throws {
+        let backend = try TestBackend()
+        let url = backend.base + "/sitios/cafe-la-parroquia/"
+        let page = try PageLoader().load(url, deviceID: "1", images: true)
+        #expect(Set(page.images.keys) == [url + "logo.svg", url + "foto.png"])
+        #expect(page.images[url + "foto.png"]?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+        let log = try backend.requests()
+        #expect(log.count == 3 && log.allSatisfy { $0["cache-control"] as? String == "no-cache" && $0["cookie"] is NSNull })
+
+        // The same on a worker thread, as the window loads pages.
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<LoadedPage, FetchError>?>(nil)
+        PageLoader().start(url, deviceID: "1") { result in
+            outcome.set(result)
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        if case .success(let loaded)? = outcome.get() {
+            #expect(loaded.images.count == 2 && loaded.document.title == page.document.title)
+        } else {
+            Issue.record("the threaded load failed: \(String(describing: outcome.get()))")
+        }
+    }
+
+    @Test func redirectLoopsStopAtTheLimit() throws {
+        let backend = try TestBackend()
+        let fetcher = FreshFetcher(options: FetchOptions(maxRedirects: 3))
+        #expect(throws: FetchError.tooManyRedirects(limit: 3)) { try fetcher.fetch(backend.base + "/debug/redirect?loop=0") }
+        #expect(try backend.requests().count == 4)
+    }
+
+    @Test func httpErrorsAndBadURLsAreClearErrors() throws {
+        let backend = try TestBackend()
+        #expect(throws: FetchError.httpStatus(404, url: backend.base + "/sitios/no-existe/")) {
+            try FreshFetcher().fetch(backend.base + "/sitios/no-existe/")
+        }
+        #expect(throws: FetchError.invalidURL("file:///etc/passwd")) { try FreshFetcher().fetch("file:///etc/passwd") }
+        #expect(FetchError.httpStatus(404, url: "u").description == "the site answered HTTP 404 for u")
+    }
+
+    @Test func slowSitesTimeOut() throws {
+        let backend = try TestBackend(siteLatencyMilliseconds: 3000)
+        let fetcher = FreshFetcher(options: FetchOptions(totalTimeout: 0.5))
+        let started = Date()
+        #expect(throws: FetchError.timedOut(seconds: 0.5)) { try fetcher.fetch(backend.base + "/sitios/cafe-la-parroquia/") }
+        #expect(Date().timeIntervalSince(started) < 2.5)
+    }
+
+    @Test func aLoadOnItsOwnThreadReportsProgressAndCanBeCancelled() throws {
+        let backend = try TestBackend(siteLatencyMilliseconds: 5000)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<FetchResponse, FetchError>?>(nil)
+        let started = Date()
+        let task = FreshFetcher().start(backend.base + "/sitios/cafe-la-parroquia/") { result in
+            outcome.set(result)
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        task.cancel()
+        #expect(done.wait(timeout: .now() + 3) == .success)
+        #expect(Date().timeIntervalSince(started) < 3)
+        if case .failure(let error)? = outcome.get() { #expect(error == .cancelled) } else { Issue.record("not cancelled") }
+
+        let fast = try TestBackend()
+        let reports = Locked<[Int64]>([])
+        let response = try FreshFetcher().fetch(fast.base + "/sitios/cafe-la-parroquia/foto.png") { now, _ in
+            reports.set(reports.get() + [now])
+        }
+        #expect(!reports.get().isEmpty)
+        #expect(reports.get().last == Int64(response.body.count))
+        #expect(response.mediaType == "image/png")
+    }
+
+    @Test func sizeCapsStopHugeResponses() throws {
+        let backend = try TestBackend()
+        let fetcher = FreshFetcher(options: FetchOptions(maxBytes: 100))
+        #expect(throws: FetchError.tooLarge(limit: 100)) { try fetcher.fetch(backend.base + "/sitios/cafe-la-parroquia/") }
+    }
+}
+
+/// A value shared between a test and a callback thread.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+}

@@ -1,0 +1,82 @@
+import CGtk
+import FaroCore
+import FaroTestSupport
+@testable import FaroUI
+import FaroWeb
+import Foundation
+import Testing
+
+/// The GTK reading surface on a real X server (Xvfb): text and tags from the document model, links, anchors, and
+/// images scaled to the width. GTK is opened with `--display`, so no environment variable of the test process
+/// changes.
+@Suite("Readable text view (GTK, Xvfb)", .serialized)
+@MainActor
+struct ReadableTextViewTests {
+    nonisolated static let xvfb = "/usr/bin/Xvfb"
+    nonisolated static var available: Bool { FileManager.default.isExecutableFile(atPath: xvfb) }
+
+    /// One Xvfb and one GTK initialisation for the whole test process.
+    static let display: (server: ChildProcess, ok: Bool)? = {
+        // Xvfb picks a free display and prints its number; -terminate ends it when the test process (its last
+        // client) exits.
+        guard let server = try? ChildProcess(xvfb, ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp",
+                                                    "-terminate"]),
+              let line = server.waitForLine(timeout: 20, { Int($0.trimmingCharacters(in: .whitespaces)) != nil }),
+              let number = Int(line.trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        var arguments = ["faro-tests", "--display", ":\(number)"]
+        var argc = Int32(arguments.count)
+        let cStrings = arguments.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        var pointers: [UnsafeMutablePointer<CChar>?] = cStrings + [nil]
+        gdk_set_allowed_backends("x11")
+        let ok = pointers.withUnsafeMutableBufferPointer { buffer -> Bool in
+            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = buffer.baseAddress
+            return gtk_init_check(&argc, &argv) != 0
+        }
+        arguments.removeAll()
+        return (server, ok)
+    }()
+
+    @Test(.enabled(if: available, "Xvfb is not installed"))
+    func showsTextLinksAnchorsAndScaledImages() throws {
+        let gtk = try #require(Self.display)
+        try #require(gtk.ok, "GTK could not open the Xvfb display")
+        let html = """
+            <html><head><title>Café</title></head><body><h1>Bienvenidos</h1>
+            <p>Ver el <a href="menu.html">Menú</a> o el <a href="#horario">Horario</a>.</p>
+            <script>alert('no')</script><p>Foto: <img src="magenta.png" alt="Cuadro"> y <img src="ancha.png" alt="Ancha">
+            y <img src="falta.png" alt="Falta"></p><h2 id="horario">Horario</h2><ul><li>Lunes</li></ul></body></html>
+            """
+        let doc = HTMLParser.readableDocument(Array(html.utf8), url: "http://127.0.0.1:9/sitios/cafe/")
+        let images = [
+            "http://127.0.0.1:9/sitios/cafe/magenta.png": TestPNG.solid(width: 40, height: 40, rgb: (255, 0, 255)),
+            "http://127.0.0.1:9/sitios/cafe/ancha.png": TestPNG.solid(width: 1000, height: 10, rgb: (0, 0, 255)),
+        ]
+        let view = ReadableTextView()
+        view.maxImageWidth = 300
+        var opened: [String] = []
+        view.openLink = { opened.append($0) }
+        view.show(doc) { images[$0] }
+
+        let text = view.text
+        #expect(text.hasPrefix("Café\n\nBienvenidos\n\nVer el Menú o el Horario."))
+        #expect(text.contains("[Falta]"))
+        #expect(text.contains("• Lunes"))
+        #expect(!text.contains("alert"))
+        #expect(view.imageCount == 2)
+        #expect(view.imageWidths == [40, 300])
+        #expect(view.hasAnchor("horario"))
+
+        let menuOffset = Int32(text.distance(from: text.startIndex, to: try #require(text.range(of: "Menú")).lowerBound))
+        #expect(view.link(atOffset: menuOffset + 1) == "http://127.0.0.1:9/sitios/cafe/menu.html")
+        #expect(view.link(atOffset: 0) == nil)
+        view.activate("http://127.0.0.1:9/sitios/cafe/menu.html")
+        view.activate("#horario")
+        #expect(opened == ["http://127.0.0.1:9/sitios/cafe/menu.html"])
+
+        view.show(ReadableDocument(title: "Otra", blocks: [.paragraph([.text("nada más")])]))
+        #expect(view.text == "Otra\n\nnada más")
+        #expect(view.imageCount == 0 && !view.hasAnchor("horario"))
+    }
+}

@@ -1,0 +1,116 @@
+import FaroCore
+import FaroTestSupport
+@testable import FaroWeb
+import Foundation
+import Testing
+
+/// A real `faro-backend` for one test, on a free loopback port, serving the microsites of a data folder the
+/// test writes (or the source tree's `data/`), with its microsite request log readable through `/debug/requests`.
+final class TestBackend: @unchecked Sendable {
+    let process: ChildProcess
+    let base: String
+
+    init(data: String = Paths.data, siteLatencyMilliseconds: Int = 0) throws {
+        process = try ChildProcess(Paths.executable("faro-backend"), ["--port", "0", "--data", data],
+                                   environment: ["FARO_BACKEND_SITE_LATENCY_MS": String(siteLatencyMilliseconds)])
+        guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
+            throw WebTestError(description: "faro-backend did not start: \(process.stderr)")
+        }
+        base = String(line.dropFirst("listening on ".count)).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The requests the backend saw on `/sitios/…` and `/debug/redirect`, oldest first.
+    func requests() throws -> [[String: Any]] {
+        let response = try FreshFetcher().fetch(base + "/debug/requests")
+        let json = try JSONSerialization.jsonObject(with: Data(response.body))
+        return json as? [[String: Any]] ?? []
+    }
+
+    /// Kills the server. SIGKILL, because a child of the test runner may inherit an ignored SIGTERM.
+    func stop() {
+        process.signal(SIGKILL)
+        process.wait(timeout: 10)
+    }
+
+    deinit { stop() }
+}
+
+struct WebTestError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A data folder with one microsite (`/sitios/prueba/`): a page with a unique sentence, a stylesheet with a
+/// background image, and a solid magenta picture, plus `count` extra small images when asked.
+final class TestSite: @unchecked Sendable {
+    let folder: TemporaryDirectory
+    static let sentence = "Texto de prueba único para Guardados"
+
+    init(extraImages count: Int = 0, pageBytes: [UInt8]? = nil) throws {
+        folder = try TemporaryDirectory("faro-web-site")
+        let site = folder.file("demo/sites/prueba")
+        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+        try Data(#"{"uuid": "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1", "beacons": []}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder.file("demo/beacons.json")))
+        let extras = (0..<count).map { "<img src=\"extra\($0).png\" alt=\"extra \($0)\">" }.joined()
+        let html = """
+            <!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>Página de prueba</title>
+            <link rel="stylesheet" href="style.css"></head>
+            <body><h1>Prueba</h1><p>\(Self.sentence)</p>
+            <img src="magenta.png" alt="Cuadro magenta" width="200" height="200">\(extras)
+            <script>document.title = "ejecutado"</script></body></html>
+            """
+        try Data(pageBytes ?? Array(html.utf8)).write(to: URL(fileURLWithPath: site + "/index.html"))
+        try Data("body { background: #fff url(fondo.png) no-repeat; } h1 { color: #000; }".utf8)
+            .write(to: URL(fileURLWithPath: site + "/style.css"))
+        try Data(TestPNG.solid(width: 40, height: 40, rgb: (255, 0, 255))).write(to: URL(fileURLWithPath: site + "/magenta.png"))
+        try Data(TestPNG.solid(width: 4, height: 4, rgb: (250, 250, 250))).write(to: URL(fileURLWithPath: site + "/fondo.png"))
+        for n in 0..<count {
+            try Data(TestPNG.solid(width: 2, height: 2, rgb: (UInt8(n), 0, 0))).write(to: URL(fileURLWithPath: site + "/extra\(n).png"))
+        }
+    }
+
+    var data: String { folder.path }
+}
+
+/// Tiny RGB PNGs for fixtures (stored deflate, no zlib needed).
+enum TestPNG {
+    static func solid(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8)) -> [UInt8] {
+        var raw: [UInt8] = []
+        for _ in 0..<height {
+            raw.append(0)
+            for _ in 0..<width { raw += [rgb.0, rgb.1, rgb.2] }
+        }
+        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        out += chunk("IHDR", be(UInt32(width)) + be(UInt32(height)) + [8, 2, 0, 0, 0])
+        out += chunk("IDAT", zlibStored(raw))
+        out += chunk("IEND", [])
+        return out
+    }
+
+    static func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+        }
+        return be(UInt32(data.count)) + body + be(~crc)
+    }
+
+    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let n = min(65535, data.count - offset)
+            out.append(offset + n >= data.count ? 1 : 0)
+            out += [UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8(~n >> 8 & 0xFF)]
+            out += data[offset..<(offset + n)]
+            offset += n
+        } while offset < data.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in data { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        return out + be(b << 16 | a)
+    }
+}
