@@ -54,8 +54,8 @@ if [ -n "${FARO_BIN:-}" ]; then
 else
     step "release build (scratch path $SCRATCH)"
     # One retry: a source file edited during the build makes SwiftPM stop ("modified during the build").
-    timeout 1800 swift build -c release --scratch-path "$SCRATCH" --product faro >&2 \
-        || { sleep 5; timeout 1800 swift build -c release --scratch-path "$SCRATCH" --product faro >&2; } \
+    timeout 1800 swift build -c release --scratch-path "$SCRATCH" >&2 \
+        || { sleep 5; timeout 1800 swift build -c release --scratch-path "$SCRATCH" >&2; } \
         || die "release build failed"
     BIN="$(timeout 300 swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/faro"
 fi
@@ -140,7 +140,7 @@ EXTRA_OUT=""
 for run in bench/*/run.sh; do
     [ -x "$run" ] || continue
     step "$run"
-    if out="$(FARO="$BIN" BENCH_OUT="$ROOT/$OUT" SCRATCH="$SCRATCH" timeout 900 "$run")"; then
+    if out="$(FARO="$BIN" FARO_BIN_DIR="$(dirname "$BIN")" BENCH_OUT="$ROOT/$OUT" SCRATCH="$SCRATCH" timeout 900 "$run")"; then
         EXTRA_OUT+="# $run"$'\n'"$out"$'\n'
     else
         EXTRA_OUT+="# $run: FAILED (exit $?)"$'\n'

@@ -10,6 +10,10 @@ echo "== build"
 swift build --build-tests 2>&1 | quiet
 test -x .build/debug/faro
 
+echo "== translations and test locales"
+bash scripts/build-translations.sh
+bash scripts/make-locales.sh
+
 echo "== fuzz"
 FUZZ_SECONDS="${FUZZ_SECONDS:-45}" bash scripts/fuzz.sh
 

@@ -150,3 +150,15 @@ struct LinkResolutionTests {
         #expect(fast == 6)  // the first six take the fast path, the rest the full parser
     }
 }
+
+@Suite("data: URLs")
+struct DataURLTests {
+    @Test func decodesBase64AndPercentEncodedPayloads() {
+        #expect(DataURL.decode("data:image/png;base64,iVBORw0KGgo=")?.bytes == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        #expect(DataURL.decode("data:image/png;base64,iVBORw0KGgo=")?.mediaType == "image/png")
+        #expect(DataURL.decode("DATA:,Hola%20mundo")?.bytes == Array("Hola mundo".utf8))
+        #expect(DataURL.decode("data:,x")?.mediaType == "text/plain")
+        #expect(DataURL.decode("data:image/png;base64,**") == nil)
+        #expect(DataURL.decode("http://x/a.png") == nil)
+    }
+}

@@ -22,6 +22,22 @@ struct WindowTests {
             url = String(line.dropFirst("listening on ".count))
         }
 
+        /// Every microsite request the backend received, with its headers.
+        func siteRequests() throws -> [[String: Any]] {
+            let r = try ChildProcess.run("/usr/bin/curl", ["-s", "\(url)/debug/requests"])
+            return (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]) ?? []
+        }
+
+        /// Waits up to 10 s for rows to arrive in a table.
+        func waitForRows(_ table: String) throws -> [[String: Any]] {
+            var rows: [[String: Any]] = []
+            for _ in 0..<100 where rows.isEmpty {
+                rows = try self.rows(table)
+                if rows.isEmpty { Thread.sleep(forTimeInterval: 0.1) }
+            }
+            return rows
+        }
+
         /// The rows of a backend table, through the tables protocol.
         func rows(_ table: String) throws -> [[String: Any]] {
             let r = try ChildProcess.run("/usr/bin/curl", ["-s", "-H", "ZUMO-API-VERSION: 2.0.0", "\(url)/tables/\(table)"])
@@ -33,7 +49,12 @@ struct WindowTests {
     /// Runs scenarios in one app instance; returns the driver's output.
     func drive(_ scenarios: [String], language: String, backend: Backend, data: TemporaryDirectory,
                extra: [String] = []) throws -> (status: Int32, output: String) {
-        let child = try start(scenarios, language: language, backend: backend, data: data, extra: extra)
+        try drive(scenarios, language: language, backendURL: backend.url, data: data, extra: extra)
+    }
+
+    func drive(_ scenarios: [String], language: String, backendURL: String, data: TemporaryDirectory,
+               extra: [String] = []) throws -> (status: Int32, output: String) {
+        let child = try start(scenarios, language: language, backendURL: backendURL, data: data, extra: extra)
         let status = child.wait(timeout: 200) ?? -1
         return (status, child.stdout + child.stderr)
     }
@@ -41,10 +62,15 @@ struct WindowTests {
     /// Starts the driver without waiting for it.
     func start(_ scenarios: [String], language: String, backend: Backend, data: TemporaryDirectory,
                extra: [String] = [], linger: Double = 0) throws -> ChildProcess {
+        try start(scenarios, language: language, backendURL: backend.url, data: data, extra: extra, linger: linger)
+    }
+
+    func start(_ scenarios: [String], language: String, backendURL: String, data: TemporaryDirectory,
+               extra: [String] = [], linger: Double = 0) throws -> ChildProcess {
         let shots = Paths.packageRoot + "/build/screenshots"
         var env = data.xdgEnvironment
         env["FARO"] = Paths.executable("faro")
-        env["FARO_ARGS"] = (["--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend", backend.url, "--no-tray"]
+        env["FARO_ARGS"] = (["--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend", backendURL, "--no-tray"]
             + extra).joined(separator: " ")
         env["FARO_DATA_DIR"] = Paths.data
         env["FARO_LOCALE_DIR"] = Paths.packageRoot + "/build/locale"
@@ -103,5 +129,58 @@ struct WindowTests {
         #expect(arrived["nombre"] as? String == "Panadería Santa Clara")
         #expect(arrived["email"] as? String == "hola@santaclara.mx")
         #expect(arrived["telefono"] as? String == "5512345678")
+    }
+
+    @Test func aSiteLoadsFreshIsSavedRatedAndOpensOfflineFromGuardados() throws {
+        var backend: Backend? = try Backend()
+        let url = try #require(backend?.url)
+        let data = try TemporaryDirectory("faro-ui")
+        let driver = try start(["site"], language: "es", backend: try #require(backend), data: data, linger: 12)
+        let rated = driver.waitForLine(timeout: 150) { $0.hasPrefix("OK site-rated") }
+        #expect(rated != nil, "\(driver.stdout)\(driver.stderr)")
+        // Every microsite request was fresh: no-cache headers, the device id, and no cookie from earlier loads
+        // (the backend sets one on every answer).
+        let requests = try #require(backend).siteRequests().filter { ($0["path"] as? String ?? "").hasPrefix("/sitios/") }
+        // The pages themselves (not their CSS and images): paths without a file extension.
+        let pages = requests.filter { !(($0["path"] as? String ?? "").split(separator: "/").last ?? "").contains(".") }
+        #expect(pages.count >= 2)  // the load and the fresh fetch of "Guardar"
+        for r in requests {
+            #expect((r["cache-control"] as? String ?? "").contains("no-cache"), "\(r)")
+            #expect((r["pragma"] as? String ?? "").contains("no-cache"), "\(r)")
+            #expect(r["cookie"] is NSNull, "\(r)")
+        }
+        for page in pages { #expect((page["query"] as? String ?? "").contains("imei="), "\(page)") }
+        // The rating went local first, then through the outbox.
+        let ratings = try #require(backend).waitForRows("rateme")
+        #expect(ratings.count == 1)
+        #expect(ratings.first?["calificacion"] as? Int == 4)
+        #expect((ratings.first?["imei"] as? String ?? "").count >= 15)
+        #expect(ratings.first?["cliente"] as? String != nil)
+        #expect(((ratings.first?["fechahora"] as? String) ?? "").hasSuffix("Z"))
+        #expect(driver.wait(timeout: 60) == 0, "\(driver.stdout)\(driver.stderr)")
+        // The backend goes away: Guardados still opens the page.
+        backend = nil
+        #expect(try ChildProcess.run("/usr/bin/curl", ["-s", "-m", "2", url + "/sitios/"]).status != 0)
+        let offline = try drive(["saved"], language: "es", backendURL: url, data: data)
+        #expect(offline.status == 0, "\(offline.output)")
+        #expect(offline.output.contains("OK saved-opened-offline"))
+    }
+
+    @Test func sendMyDetailsIsOfferedOnlyWithContactDetailsAndOnlyOnce() throws {
+        let backend = try Backend()
+        let data = try TemporaryDirectory("faro-ui")
+        let driver = try start(["contact", "send-details"], language: "en", backend: backend, data: data, linger: 12)
+        let sent = driver.waitForLine(timeout: 150) { $0.hasPrefix("OK details-sent") }
+        #expect(sent != nil, "\(driver.stdout)\(driver.stderr)")
+        let rows = try backend.waitForRows("contactame")
+        let row = try #require(rows.first)
+        #expect(rows.count == 1)
+        #expect(row["nombrecontacto"] as? String == "Ana López")
+        #expect(row["email"] as? String == "ana@ejemplo.com")
+        #expect(row["telefono"] as? String == "5512345678")
+        #expect(row["empresa"] as? String == "Faro SA")
+        #expect(row["comentario"] as? String == "Quiero una cotización")
+        for field in ["cliente", "titulo", "fechahora"] { #expect(row[field] as? String != nil, "\(field)") }
+        #expect(driver.wait(timeout: 60) == 0, "\(driver.stdout)\(driver.stderr)")
     }
 }

@@ -30,13 +30,21 @@ TEXT = {
            "digits": "10 digits",
            "disclaimer": "*Your details are stored on your device and shared with the authors of the sites you choose, "
                          "so that they can get in touch with you.",
-           "list": "Nearby beacons", "about": "About Faro"},
+           "list": "Nearby beacons", "about": "About Faro", "content": "Site content", "save_page": "Save page",
+           "saved_ok": "Saved in Guardados.", "rate": "Rate site", "four": "4 stars", "send_rating": "Send rating",
+           "send_details": "Send my details", "details_sent": "Details sent", "comment": "Comment (optional)",
+           "saved_tab": "Saved", "back": "Back to the beacons", "unknown": "Unknown beacon",
+           "saved_list": "Saved pages", "open_prefix": "Open "},
     "es": {"menu": "Menú principal", "contact": "Mis datos de contacto", "register": "Registrar mi negocio",
            "name": "Nombre", "email": "Email", "phone": "Teléfono", "company": "Empresa", "save": "Guardar",
            "send": "Enviar", "digits": "10 dígitos",
            "disclaimer": "*Tus datos serán almacenados en tú dispositivo y serán compartidos con los autores de los "
                          "sitios que tú decidas con el propósito de que puedan comunicarse contigo.",
-           "list": "Beacons cercanos", "about": "Acerca de Faro"},
+           "list": "Beacons cercanos", "about": "Acerca de Faro", "content": "Contenido del sitio",
+           "save_page": "Guardar página", "saved_ok": "Guardada en Guardados.", "rate": "Calificar sitio",
+           "four": "4 estrellas", "send_rating": "Enviar calificación", "send_details": "Enviar mis datos",
+           "details_sent": "Datos enviados", "comment": "Comentario (opcional)", "saved_tab": "Guardados",
+           "back": "Volver a los beacons", "unknown": "Beacon desconocido", "saved_list": "Páginas guardadas", "open_prefix": "Abrir "},
 }[LANG]
 
 
@@ -151,7 +159,64 @@ def scenario_register(app, window):
     print("OK registration-submitted", flush=True)
 
 
-SCENARIOS = {"beacons": scenario_beacons, "contact": scenario_contact, "register": scenario_register}
+def open_first_site(app, window):
+    rows = wait_for("a catalogued beacon", lambda: [r for r in beacon_rows(window) if TEXT["unknown"] not in r.name])
+    name = rows[0].name
+    rows[0].click()
+    view = wait_for("the site content", lambda: (v := window.child(name=TEXT["content"], roleName="text")) and
+                    len(v.text.strip()) > 20 and v)
+    print(f"OK site-opened {name.split(',')[0]} chars={len(view.text)}", flush=True)
+    return view
+
+
+def scenario_site(app, window):
+    view = open_first_site(app, window)
+    time.sleep(1)
+    screenshot(window, f"site-{LANG}")
+    # Without contact details there is no "Enviar mis datos".
+    if window.findChildren(lambda n: n.roleName == "push button" and n.name == TEXT["send_details"] and n.showing):
+        fail("'Send my details' is offered without contact details")
+    window.child(name=TEXT["save_page"], roleName="push button").click()
+    wait_for("the page to be saved", lambda: window.child(name=TEXT["saved_ok"], roleName="label"), timeout=30)
+    print("OK site-saved", flush=True)
+    window.child(name=TEXT["rate"], roleName="push button").click()
+    dialog = wait_for("the rating dialog", lambda: app.child(name=TEXT["rate"], roleName="dialog"))
+    dialog.child(name=TEXT["four"], roleName="push button").click()
+    screenshot(dialog, f"rating-{LANG}")
+    dialog.child(name=TEXT["send_rating"], roleName="push button").click()
+    wait_for("the rating dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == TEXT["rate"]))
+    wait_for("'Rate site' to be hidden", lambda: not window.findChildren(
+        lambda n: n.roleName == "push button" and n.name == TEXT["rate"] and n.showing))
+    print(f"OK site-rated text={view.text[:40]!r}", flush=True)
+
+
+def scenario_send_details(app, window):
+    open_first_site(app, window)
+    button = wait_for("'Send my details'", lambda: window.child(name=TEXT["send_details"], roleName="push button"))
+    button.click()
+    dialog = wait_for("the comment dialog", lambda: app.child(name=TEXT["send_details"], roleName="dialog"))
+    dialog.child(name=TEXT["comment"], roleName="text").text = "Quiero una cotización"
+    dialog.child(name=TEXT["send"], roleName="push button").click()
+    wait_for("the dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == TEXT["send_details"]))
+    sent = wait_for("'Details sent'", lambda: window.child(name=TEXT["details_sent"], roleName="push button"))
+    if sent.sensitive:
+        fail("'Send my details' is still enabled after sending")
+    print("OK details-sent", flush=True)
+
+
+def scenario_saved(app, window):
+    window.child(name=TEXT["saved_tab"], roleName="radio button").click()
+    listbox = wait_for("the saved pages", lambda: window.child(roleName="list box", name=TEXT["saved_list"]))
+    opener = wait_for("a saved page's open button", lambda: [b for b in listbox.findChildren(
+        lambda n: n.roleName == "push button" and (n.name or "").startswith(TEXT["open_prefix"]))])
+    opener[0].click()
+    view = wait_for("the saved copy's text", lambda: (v := window.child(name=TEXT["content"], roleName="text")) and
+                    len(v.text.strip()) > 20 and v)
+    screenshot(window, f"saved-{LANG}")
+    print(f"OK saved-opened-offline chars={len(view.text)}", flush=True)
+
+
+SCENARIOS = {"site": scenario_site, "send-details": scenario_send_details, "saved": scenario_saved,"beacons": scenario_beacons, "contact": scenario_contact, "register": scenario_register}
 
 
 def main():

@@ -14,6 +14,10 @@ public struct GUIEnvironment {
     public var registrations: any RegistrationOutbox
     public var settings: any SettingsStore
     public var outbox: (any OutboxMonitor)?
+    /// The microsites, Guardados, sharing ("Guardar", "Compartir").
+    public var site: (any SiteServices)?
+    /// "Enviar mis datos" and "Calificar sitio".
+    public var feedback: (any SiteFeedback)?
     /// The device id sent with content loads, shown in "Acerca de".
     public var deviceID: String
     /// Monotonic seconds.
@@ -35,6 +39,8 @@ public struct GUIEnvironment {
         self.registrations = registrations
         self.settings = settings
         self.outbox = nil
+        self.site = nil
+        self.feedback = nil
         self.deviceID = deviceID
         self.now = now
         self.wallClock = wallClock
@@ -52,6 +58,8 @@ public final class FaroApplication {
     private let app: UnsafeMutablePointer<GtkApplication>
     private let environment: GUIEnvironment
     private var window: MainWindow?
+    private var sitePage: SitePage?
+    private var savedPage: SavedListPage?
     private var source: (any AdvertisementSource)?
     private var pipeline = BeaconPipeline(ranging: RangingEngine(strategy: .faroDefault), regions: RegionMonitor(regions: []))
     private var scannerState = ScannerState.scanning
@@ -73,7 +81,7 @@ public final class FaroApplication {
     public init(environment: GUIEnvironment) {
         I18n.setUp()
         self.environment = environment
-        app = gtk_application_new(FaroApplication.appID, G_APPLICATION_FLAGS_NONE)
+        app = gtk_application_new(FaroApplication.appID, G_APPLICATION_DEFAULT_FLAGS)
         Signal.connect(app, "startup") { [weak self] in self?.startup() }
         Signal.connect(app, "activate") { [weak self] in self?.activate() }
     }
@@ -127,9 +135,9 @@ public final class FaroApplication {
             self?.planner.closed()
             self?.showBeacons()
         }
-        notifier.onOpenSite = { [weak self] _ in
+        notifier.onOpenSite = { [weak self] place in
             self?.planner.closed()
-            self?.showBeacons()
+            self?.openPlace(place)
         }
         notifier.onClosed = { [weak self] in self?.planner.closed() }
         notifier.onUnavailable = { [weak self] reason in
@@ -222,13 +230,31 @@ public final class FaroApplication {
     private func showBeacons() {
         if window == nil, let menu {
             let w = MainWindow(application: app, menu: menu)
-            w.beacons.onActivate = { _ in }
+            w.beacons.onActivate = { [weak self] identity in self?.openSite(identity) }
+            if let services = environment.site, let feedback = environment.feedback {
+                let site = SitePage(services: services, feedback: feedback)
+                site.onBack = { [weak self] in
+                    self?.sitePage?.leave()
+                    self?.window?.showPage("beacons")
+                }
+                site.onSaved = { [weak self] in self?.savedPage?.reload() }
+                site.onOpenSaved = { [weak self] id in self?.openSaved(id, title: nil) }
+                let saved = SavedListPage(services: services)
+                saved.onOpen = { [weak self] entry in self?.openSaved(entry.id, title: entry.title) }
+                w.addPage(saved.root, name: "saved", title: I18n.tr("Saved"))
+                w.addHiddenPage(site.root, name: "site")
+                sitePage = site
+                savedPage = saved
+            }
             w.onRetry = { [weak self] in self?.environment.outbox?.retryNow() }
             Signal.connect(w.window, "delete-event", returning: { [weak self] in
                 self?.windowClosing()
                 return false
             })
             Signal.connect(w.window, "destroy", { [weak self] () -> Void in
+                self?.sitePage?.leave()
+                self?.sitePage = nil
+                self?.savedPage = nil
                 self?.window = nil
                 self?.scheduleTicks()
             })
@@ -238,6 +264,34 @@ public final class FaroApplication {
         window?.showPage("beacons")
         window?.present()
         scheduleTicks()
+    }
+
+    /// Opens a place's microsite in the content view (catalogued beacons only: others have no site).
+    private func openSite(_ identity: BeaconIdentity) {
+        guard let place = catalog[identity] else {
+            window?.setStatus(I18n.tr("This beacon is not in the catalog: it has no site to open."))
+            return
+        }
+        openPlace(place)
+    }
+
+    private func openPlace(_ place: CatalogPlace) {
+        showBeacons()
+        guard let sitePage else { return }
+        window?.showPage("site")
+        sitePage.open(place)
+    }
+
+    private func openSaved(_ id: Int64, title: String?) {
+        guard let services = environment.site, let sitePage else { return }
+        do {
+            let site = try services.openSaved(id)
+            let name = title ?? services.savedSites().first { $0.id == id }?.title ?? site.url
+            window?.showPage("site")
+            sitePage.showSaved(site, title: name)
+        } catch {
+            window?.setStatus(I18n.tr("The saved page could not be opened: ") + error.description)
+        }
     }
 
     /// The first time the window closes while monitoring goes on, say that Faro keeps watching (once, ever).

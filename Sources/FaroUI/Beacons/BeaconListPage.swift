@@ -20,7 +20,7 @@ final class BeaconListPage {
     init() {
         list = gtk_list_box_new()
         gtk_list_box_set_selection_mode(cast(list), GTK_SELECTION_SINGLE)
-        gtk_list_box_set_activate_on_single_click(cast(list), 0)
+        gtk_list_box_set_activate_on_single_click(cast(list), 1)
         setAccessibleName(list, I18n.tr("Nearby beacons"))
 
         let placeholder = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)

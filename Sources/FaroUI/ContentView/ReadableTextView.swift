@@ -39,7 +39,7 @@ public final class ReadableTextView {
         gtk_text_view_set_right_margin(textView, 16)
         gtk_text_view_set_top_margin(textView, 12)
         gtk_text_view_set_bottom_margin(textView, 12)
-        setAccessibleName(view, "Contenido del sitio")
+        setAccessibleName(view, I18n.tr("Site content"))
         Signal.connect(view, "event-after", pointer: { [weak self] event in self?.handle(event) })
     }
 
@@ -63,7 +63,8 @@ public final class ReadableTextView {
             case .text(let text):
                 insert(text, run: run)
             case .image(let source, let alt):
-                if let bytes = image(source), insertImage(bytes, link: run.link) {
+                // Images embedded as data: URLs need no lookup.
+                if let bytes = DataURL.decode(source)?.bytes ?? image(source), insertImage(bytes, link: run.link) {
                     imageCount += 1
                 } else {
                     insert(alt.isEmpty ? "[imagen]" : "[\(alt)]", run: run)

@@ -89,6 +89,12 @@ final class MainWindow {
         gtk_widget_show_all(widget)
     }
 
+    /// Adds a page that the switcher does not list (the content view, reached from a row).
+    func addHiddenPage(_ widget: UnsafeMutablePointer<GtkWidget>, name: String) {
+        gtk_stack_add_named(cast(stack), widget, name)
+        gtk_widget_show_all(widget)
+    }
+
     /// Shows a page by name ("beacons", "saved").
     func showPage(_ name: String) {
         gtk_stack_set_visible_child_name(cast(stack), name)

@@ -4,6 +4,7 @@ import FaroCore
 import FaroNet
 import FaroStore
 import FaroUI
+import FaroWeb
 import Foundation
 
 /// `faro [--source bluez|hci|replay FILE|demo] [--backend URL] [--demo]`: the window (a GtkApplication).
@@ -65,10 +66,14 @@ enum GUICommand {
         }
         let catalog = BackendCatalog(configuration: configuration, databasePath: database.path,
                                      main: { body in FaroApplication.performOnMain(body) })
+        let deviceID = (try? DeviceIDResolver.fromEnvironment().resolve().value) ?? ""
         var environment = GUIEnvironment(
             makeSource: makeSource, catalog: catalog, contacts: stores, registrations: stores, settings: stores,
-            deviceID: "(pending)", now: { MonotonicClock().now() }, tray: !noTray)
+            deviceID: deviceID, now: { MonotonicClock().now() }, tray: !noTray)
         environment.outbox = stores
+        let site = SiteAdapters(database: database, stores: stores, deviceID: deviceID)
+        environment.site = site
+        environment.feedback = site
         let status = FaroApplication(environment: environment).run(service: service)
         stores.deliverer?.stop(timeout: 5)
         demoBackend?.stop()

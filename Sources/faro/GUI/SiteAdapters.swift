@@ -1,0 +1,141 @@
+import FaroApp
+import FaroCore
+import FaroStore
+import FaroUI
+import FaroWeb
+import Foundation
+
+extension FetchTask: SiteLoad {}
+
+/// The content view's services over FaroWeb (fresh loads, MHT saving and opening, QR codes) and the store's
+/// Guardados. Loads and saves run on threads of their own; answers come back on the GTK thread.
+final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
+    private let database: FaroDatabase
+    private let databasePath: String
+    private let deviceID: String
+    private let stores: DatabaseStores
+
+    init(database: FaroDatabase, stores: DatabaseStores, deviceID: String) {
+        self.database = database
+        self.databasePath = database.path
+        self.stores = stores
+        self.deviceID = deviceID
+    }
+
+    func load(_ url: String, progress: @escaping @MainActor @Sendable (Double?) -> Void,
+              completion: @escaping @MainActor @Sendable (Result<LoadedSite, SiteError>) -> Void) -> any SiteLoad {
+        PageLoader().start(url, deviceID: deviceID, images: true, progress: { now, total in
+            let fraction = total.flatMap { $0 > 0 ? min(1, Double(now) / Double($0)) : nil }
+            FaroApplication.performOnMain { progress(fraction) }
+        }, completion: { result in
+            let answer = result.map { LoadedSite(url: $0.url, document: $0.document, images: $0.images) }
+                .mapError { SiteError($0.description) }
+            FaroApplication.performOnMain { completion(answer) }
+        })
+    }
+
+    func save(_ url: String, place: CatalogPlace,
+              completion: @escaping @MainActor @Sendable (Result<Void, SiteError>) -> Void) {
+        let path = databasePath
+        let deviceID = deviceID
+        let thread = Thread {
+            let result: Result<Void, SiteError>
+            do {
+                let page = try PageSaver().save(url, deviceID: deviceID)
+                let db = try FaroDatabase(path: path)
+                try db.savedPages.save(url: page.url, title: page.title.isEmpty ? place.titulo : page.title,
+                                       business: place.cliente, mht: page.archive,
+                                       now: page.savedAt.timeIntervalSince1970)
+                result = .success(())
+            } catch {
+                result = .failure(SiteError("\(error)"))
+            }
+            FaroApplication.performOnMain { completion(result) }
+        }
+        thread.name = "faro-save"
+        thread.start()
+    }
+
+    func savedSites() -> [SavedSiteSummary] {
+        ((try? database.savedPages.list()) ?? []).map {
+            SavedSiteSummary(id: $0.id, url: $0.url, title: $0.title, business: $0.business, savedAt: $0.savedAt)
+        }
+    }
+
+    func openSaved(_ id: Int64) throws(SiteError) -> LoadedSite {
+        do {
+            guard let bytes = try database.savedPages.archive(id: id) else { throw SiteError("that saved page is gone") }
+            let opened = try ArchiveOpener.open(bytes)
+            var images: [String: [UInt8]] = [:]
+            for source in opened.document.imageSources { images[source] = opened.imageData(for: source) }
+            return LoadedSite(url: opened.archive.location ?? "", document: opened.document, images: images)
+        } catch let error as SiteError {
+            throw error
+        } catch {
+            throw SiteError("\(error)")
+        }
+    }
+
+    func deleteSaved(_ id: Int64) throws(SiteError) {
+        do { try database.savedPages.delete(id: id) } catch { throw SiteError(error.description) }
+    }
+
+    func exportSaved(_ id: Int64, to path: String) throws(SiteError) {
+        do {
+            guard let bytes = try database.savedPages.archive(id: id) else { throw SiteError("that saved page is gone") }
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch let error as SiteError {
+            throw error
+        } catch {
+            throw SiteError("\(error)")
+        }
+    }
+
+    func savedCopy(of url: String) -> Int64? {
+        let plain = DeviceIDURL.stripping(from: url)
+        return savedSites().first { $0.url == plain }?.id
+    }
+
+    func qrCode(for url: String) -> QRMatrix? { try? QRCodeEncoder.encode(url) }
+
+    // MARK: SiteFeedback
+
+    func hasContactDetails() -> Bool { ((try? database.contactProfile.load()) ?? nil) != nil }
+
+    func contactSent(to url: String) -> Bool { ((try? database.siteState.state(url: url))?.contactSentAt) != nil }
+
+    func isRated(_ url: String) -> Bool { ((try? database.siteState.state(url: url))?.rating) != nil }
+
+    func sendContact(to place: CatalogPlace, comentario: String) throws(SiteError) {
+        do {
+            guard let contact = try database.contactProfile.load() else {
+                throw SiteError("enter your contact details first")
+            }
+            let comment = try FormRules.optionalText(comentario, field: .comentario, limit: FormRules.maxCommentLength).get()
+            let now = Date().timeIntervalSince1970
+            let site = SiteIdentity(cliente: place.cliente, titulo: place.titulo, url: place.url)
+            try database.outbox.submit(.contactame(site: site, contact: contact, comentario: comment,
+                                                   fechahora: Fechahora.format(secondsSince1970: now)),
+                                       now: now, marking: place.url)
+            stores.deliverer?.wake()
+        } catch let error as SiteError {
+            throw error
+        } catch {
+            throw SiteError("\(error)")
+        }
+    }
+
+    func rate(_ place: CatalogPlace, stars: Int) throws(SiteError) {
+        guard (0...5).contains(stars) else { throw SiteError("a rating is 0 to 5 stars") }
+        do {
+            let now = Date().timeIntervalSince1970
+            let site = SiteIdentity(cliente: place.cliente, titulo: place.titulo, url: place.url)
+            try database.outbox.submit(.rateme(site: site, imei: deviceID, calificacion: stars,
+                                               fechahora: Fechahora.format(secondsSince1970: now)),
+                                       now: now, marking: place.url)
+            stores.deliverer?.wake()
+        } catch {
+            throw SiteError("\(error)")
+        }
+    }
+}
