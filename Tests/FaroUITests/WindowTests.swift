@@ -183,4 +183,19 @@ struct WindowTests {
         for field in ["cliente", "titulo", "fechahora"] { #expect(row[field] as? String != nil, "\(field)") }
         #expect(driver.wait(timeout: 60) == 0, "\(driver.stdout)\(driver.stderr)")
     }
+
+    @Test func theDeviceIDInAboutIsTheOneSentAndNeverShared() throws {
+        let backend = try Backend()
+        let data = try TemporaryDirectory("faro-ui")
+        let r = try drive(["about", "share"], language: "es", backend: backend, data: data)
+        #expect(r.status == 0, "\(r.output)")
+        let shown = try #require(r.output.split(separator: "\n").first { $0.hasPrefix("OK about-device-id ") })
+            .split(separator: " ").last.map(String.init)
+        let link = try #require(r.output.split(separator: "\n").first { $0.hasPrefix("OK share-link ") })
+        #expect(!link.contains("imei"))
+        #expect(r.output.contains("OK share-qr"))
+        // The page load sent exactly the id "Acerca de" shows.
+        let queries = try backend.siteRequests().compactMap { $0["query"] as? String }
+        #expect(queries.contains { $0.contains("imei=" + (shown ?? "-")) }, "\(queries) vs \(shown ?? "")")
+    }
 }

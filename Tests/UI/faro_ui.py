@@ -34,7 +34,8 @@ TEXT = {
            "saved_ok": "Saved in Guardados.", "rate": "Rate site", "four": "4 stars", "send_rating": "Send rating",
            "send_details": "Send my details", "details_sent": "Details sent", "comment": "Comment (optional)",
            "saved_tab": "Saved", "back": "Back to the beacons", "unknown": "Unknown beacon",
-           "saved_list": "Saved pages", "open_prefix": "Open "},
+           "saved_list": "Saved pages", "open_prefix": "Open ", "share": "Share", "copy_link": "Copy link",
+           "qr": "QR code", "qr_of": "QR code of "},
     "es": {"menu": "Menú principal", "contact": "Mis datos de contacto", "register": "Registrar mi negocio",
            "name": "Nombre", "email": "Email", "phone": "Teléfono", "company": "Empresa", "save": "Guardar",
            "send": "Enviar", "digits": "10 dígitos",
@@ -44,7 +45,8 @@ TEXT = {
            "save_page": "Guardar página", "saved_ok": "Guardada en Guardados.", "rate": "Calificar sitio",
            "four": "4 estrellas", "send_rating": "Enviar calificación", "send_details": "Enviar mis datos",
            "details_sent": "Datos enviados", "comment": "Comentario (opcional)", "saved_tab": "Guardados",
-           "back": "Volver a los beacons", "unknown": "Beacon desconocido", "saved_list": "Páginas guardadas", "open_prefix": "Abrir "},
+           "back": "Volver a los beacons", "unknown": "Beacon desconocido", "saved_list": "Páginas guardadas", "open_prefix": "Abrir ", "share": "Compartir",
+           "copy_link": "Copiar enlace", "qr": "Código QR", "qr_of": "Código QR de "},
 }[LANG]
 
 
@@ -216,7 +218,38 @@ def scenario_saved(app, window):
     print(f"OK saved-opened-offline chars={len(view.text)}", flush=True)
 
 
-SCENARIOS = {"site": scenario_site, "send-details": scenario_send_details, "saved": scenario_saved,"beacons": scenario_beacons, "contact": scenario_contact, "register": scenario_register}
+def scenario_share(app, window):
+    open_first_site(app, window)
+    window.child(name=TEXT["share"], roleName="toggle button").click()
+    wait_for("the share menu", lambda: app.child(name=TEXT["copy_link"], roleName="menu item")).click()
+    import gi
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import Gdk, Gtk
+    link = wait_for("the link on the clipboard",
+                    lambda: Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD).wait_for_text())
+    if "imei" in link:
+        fail(f"the shared link carries the device id: {link}")
+    print(f"OK share-link {link}", flush=True)
+    window.child(name=TEXT["share"], roleName="toggle button").click()
+    wait_for("the QR item", lambda: app.child(name=TEXT["qr"], roleName="menu item")).click()
+    qr = wait_for("the QR code", lambda: app.findChildren(
+        lambda n: n.roleName == "drawing area" and (n.name or "").startswith(TEXT["qr_of"])))
+    screenshot(qr[0].parent.parent, f"qr-{LANG}")
+    print(f"OK share-qr {qr[0].name}", flush=True)
+
+
+def scenario_about(app, window):
+    open_menu_item(app, window, TEXT["about"])
+    dialog = wait_for("the about dialog", lambda: app.child(roleName="dialog"))
+    labels = [n.name or "" for n in dialog.findChildren(lambda n: n.roleName == "label")]
+    ids = [m.group(0) for text in labels for m in [re.search(r"[0-9a-f]{32}|[0-9]{15}", text)] if m]
+    if not ids:
+        fail(f"no device id in the about dialog: {labels}")
+    print(f"OK about-device-id {ids[0]}", flush=True)
+    dialog.keyCombo("Escape")
+
+
+SCENARIOS = {"share": scenario_share, "about": scenario_about, "site": scenario_site, "send-details": scenario_send_details, "saved": scenario_saved,"beacons": scenario_beacons, "contact": scenario_contact, "register": scenario_register}
 
 
 def main():
