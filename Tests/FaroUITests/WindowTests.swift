@@ -164,6 +164,9 @@ struct WindowTests {
         let offline = try drive(["saved"], language: "es", backendURL: url, data: data)
         #expect(offline.status == 0, "\(offline.output)")
         #expect(offline.output.contains("OK saved-opened-offline"))
+        #expect(offline.output.contains("OK saved-deleted"))
+        let left = try ChildProcess.run("/usr/bin/sqlite3", [data.file("data/faro/faro.sqlite3"), "SELECT count(*) FROM saved_pages"])
+        #expect(left.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     @Test func sendMyDetailsIsOfferedOnlyWithContactDetailsAndOnlyOnce() throws {

@@ -35,7 +35,7 @@ TEXT = {
            "send_details": "Send my details", "details_sent": "Details sent", "comment": "Comment (optional)",
            "saved_tab": "Saved", "back": "Back to the beacons", "unknown": "Unknown beacon",
            "saved_list": "Saved pages", "open_prefix": "Open ", "share": "Share", "copy_link": "Copy link",
-           "qr": "QR code", "qr_of": "QR code of "},
+           "qr": "QR code", "qr_of": "QR code of ", "delete_prefix": "Delete "},
     "es": {"menu": "Menú principal", "contact": "Mis datos de contacto", "register": "Registrar mi negocio",
            "name": "Nombre", "email": "Email", "phone": "Teléfono", "company": "Empresa", "save": "Guardar",
            "send": "Enviar", "digits": "10 dígitos",
@@ -46,7 +46,7 @@ TEXT = {
            "four": "4 estrellas", "send_rating": "Enviar calificación", "send_details": "Enviar mis datos",
            "details_sent": "Datos enviados", "comment": "Comentario (opcional)", "saved_tab": "Guardados",
            "back": "Volver a los beacons", "unknown": "Beacon desconocido", "saved_list": "Páginas guardadas", "open_prefix": "Abrir ", "share": "Compartir",
-           "copy_link": "Copiar enlace", "qr": "Código QR", "qr_of": "Código QR de "},
+           "copy_link": "Copiar enlace", "qr": "Código QR", "qr_of": "Código QR de ", "delete_prefix": "Eliminar "},
 }[LANG]
 
 
@@ -216,6 +216,14 @@ def scenario_saved(app, window):
                     len(v.text.strip()) > 20 and v)
     screenshot(window, f"saved-{LANG}")
     print(f"OK saved-opened-offline chars={len(view.text)}", flush=True)
+    # Back to Guardados: delete it, and the list says it is empty.
+    window.child(name=TEXT["saved_tab"], roleName="radio button").click()
+    listbox = window.child(roleName="list box", name=TEXT["saved_list"])
+    wait_for("a delete button", lambda: [b for b in listbox.findChildren(
+        lambda n: n.roleName == "push button" and (n.name or "").startswith(TEXT["delete_prefix"]))])[0].click()
+    wait_for("the list to be empty", lambda: not listbox.findChildren(
+        lambda n: n.roleName == "push button" and (n.name or "").startswith(TEXT["open_prefix"])))
+    print("OK saved-deleted", flush=True)
 
 
 def scenario_share(app, window):
