@@ -62,7 +62,10 @@ let package = Package(
             name: "FaroStoreTests", dependencies: ["FaroStore", "FaroCore", "FaroTestSupport"], path: "Tests/FaroStoreTests"
         ),
         .testTarget(name: "FaroAppTests", dependencies: ["FaroApp", "FaroCore"], path: "Tests/FaroAppTests"),
-        .testTarget(name: "FaroUITests", dependencies: ["FaroTestSupport", "faro"], path: "Tests/FaroUITests"),
+        .testTarget(
+            name: "FaroUITests", dependencies: ["FaroTestSupport", "faro", "FaroApp", "FaroCore", "FaroStore"],
+            path: "Tests/FaroUITests"
+        ),
         .testTarget(name: "CShimTests", dependencies: ["CShim"], path: "Tests/CShimTests"),
         .testTarget(
             name: "FaroWebTests",
