@@ -55,7 +55,16 @@ def fail(message):
     sys.exit(1)
 
 
-def wait_for(what, probe, timeout=20.0):
+def press(node):
+    """Activates a button or menu item through its accessible action (no pointer coordinates, so a busy machine or
+    a layout change cannot make the click land elsewhere); falls back to a pointer click."""
+    try:
+        node.doActionNamed("click")
+    except Exception:
+        node.click()
+
+
+def wait_for(what, probe, timeout=40.0):
     deadline = time.time() + timeout
     last = None
     while time.time() < deadline:
@@ -105,9 +114,9 @@ def distance_of(row):
 
 
 def open_menu_item(app, window, label):
-    window.child(name=TEXT["menu"], roleName="toggle button").click()
+    press(window.child(name=TEXT["menu"], roleName="toggle button"))
     item = wait_for(f"menu item {label}", lambda: app.child(name=label, roleName="push button"))
-    item.click()
+    press(item)
 
 
 def fill(dialog, label, value):
@@ -134,13 +143,13 @@ def scenario_contact(app, window):
     fill(dialog, TEXT["email"], "ana@ejemplo.com")
     fill(dialog, TEXT["phone"], "55 1234 567")
     fill(dialog, TEXT["company"], "Faro SA")
-    dialog.child(name=TEXT["save"], roleName="push button").click()
+    press(dialog.child(name=TEXT["save"], roleName="push button"))
     message = wait_for("the inline phone message",
                        lambda: [n for n in dialog.findChildren(lambda n: n.roleName == "label" and TEXT["digits"] in (n.name or ""))])
     screenshot(dialog, f"contact-invalid-{LANG}")
     print(f"OK invalid-phone-rejected {message[0].name}", flush=True)
     fill(dialog, TEXT["phone"], "(55) 1234-5678")
-    dialog.child(name=TEXT["save"], roleName="push button").click()
+    press(dialog.child(name=TEXT["save"], roleName="push button"))
     wait_for("the dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == TEXT["contact"]))
     print("OK contact-saved", flush=True)
 
@@ -151,12 +160,12 @@ def scenario_register(app, window):
     fill(dialog, TEXT["name"], "Panadería Santa Clara")
     fill(dialog, TEXT["email"], "no es un correo")
     fill(dialog, TEXT["phone"], "5512345678")
-    dialog.child(name=TEXT["send"], roleName="push button").click()
+    press(dialog.child(name=TEXT["send"], roleName="push button"))
     wait_for("the inline e-mail message",
              lambda: dialog.findChildren(lambda n: n.roleName == "label" and "@ejemplo.com" in (n.name or "")))
     screenshot(dialog, f"register-invalid-{LANG}")
     fill(dialog, TEXT["email"], "hola@santaclara.mx")
-    dialog.child(name=TEXT["send"], roleName="push button").click()
+    press(dialog.child(name=TEXT["send"], roleName="push button"))
     wait_for("the dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == TEXT["register"]))
     print("OK registration-submitted", flush=True)
 
@@ -178,14 +187,14 @@ def scenario_site(app, window):
     # Without contact details there is no "Enviar mis datos".
     if window.findChildren(lambda n: n.roleName == "push button" and n.name == TEXT["send_details"] and n.showing):
         fail("'Send my details' is offered without contact details")
-    window.child(name=TEXT["save_page"], roleName="push button").click()
+    press(window.child(name=TEXT["save_page"], roleName="push button"))
     wait_for("the page to be saved", lambda: window.child(name=TEXT["saved_ok"], roleName="label"), timeout=30)
     print("OK site-saved", flush=True)
-    window.child(name=TEXT["rate"], roleName="push button").click()
+    press(window.child(name=TEXT["rate"], roleName="push button"))
     dialog = wait_for("the rating dialog", lambda: app.child(name=TEXT["rate"], roleName="dialog"))
-    dialog.child(name=TEXT["four"], roleName="push button").click()
+    press(dialog.child(name=TEXT["four"], roleName="push button"))
     screenshot(dialog, f"rating-{LANG}")
-    dialog.child(name=TEXT["send_rating"], roleName="push button").click()
+    press(dialog.child(name=TEXT["send_rating"], roleName="push button"))
     wait_for("the rating dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == TEXT["rate"]))
     wait_for("'Rate site' to be hidden", lambda: not window.findChildren(
         lambda n: n.roleName == "push button" and n.name == TEXT["rate"] and n.showing))
@@ -195,10 +204,10 @@ def scenario_site(app, window):
 def scenario_send_details(app, window):
     open_first_site(app, window)
     button = wait_for("'Send my details'", lambda: window.child(name=TEXT["send_details"], roleName="push button"))
-    button.click()
+    press(button)
     dialog = wait_for("the comment dialog", lambda: app.child(name=TEXT["send_details"], roleName="dialog"))
     dialog.child(name=TEXT["comment"], roleName="text").text = "Quiero una cotización"
-    dialog.child(name=TEXT["send"], roleName="push button").click()
+    press(dialog.child(name=TEXT["send"], roleName="push button"))
     wait_for("the dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == TEXT["send_details"]))
     sent = wait_for("'Details sent'", lambda: window.child(name=TEXT["details_sent"], roleName="push button"))
     if sent.sensitive:
@@ -207,20 +216,20 @@ def scenario_send_details(app, window):
 
 
 def scenario_saved(app, window):
-    window.child(name=TEXT["saved_tab"], roleName="radio button").click()
+    press(window.child(name=TEXT["saved_tab"], roleName="radio button"))
     listbox = wait_for("the saved pages", lambda: window.child(roleName="list box", name=TEXT["saved_list"]))
     opener = wait_for("a saved page's open button", lambda: [b for b in listbox.findChildren(
         lambda n: n.roleName == "push button" and (n.name or "").startswith(TEXT["open_prefix"]))])
-    opener[0].click()
+    press(opener[0])
     view = wait_for("the saved copy's text", lambda: (v := window.child(name=TEXT["content"], roleName="text")) and
                     len(v.text.strip()) > 20 and v)
     screenshot(window, f"saved-{LANG}")
     print(f"OK saved-opened-offline chars={len(view.text)}", flush=True)
     # Back to Guardados: delete it, and the list says it is empty.
-    window.child(name=TEXT["saved_tab"], roleName="radio button").click()
+    press(window.child(name=TEXT["saved_tab"], roleName="radio button"))
     listbox = window.child(roleName="list box", name=TEXT["saved_list"])
     wait_for("a delete button", lambda: [b for b in listbox.findChildren(
-        lambda n: n.roleName == "push button" and (n.name or "").startswith(TEXT["delete_prefix"]))])[0].click()
+        lambda n: n.roleName == "push button" and (n.name or "").startswith(TEXT["delete_prefix"]))])[0].doActionNamed("click")
     wait_for("the list to be empty", lambda: not listbox.findChildren(
         lambda n: n.roleName == "push button" and (n.name or "").startswith(TEXT["open_prefix"])))
     print("OK saved-deleted", flush=True)
@@ -228,8 +237,8 @@ def scenario_saved(app, window):
 
 def scenario_share(app, window):
     open_first_site(app, window)
-    window.child(name=TEXT["share"], roleName="toggle button").click()
-    wait_for("the share menu", lambda: app.child(name=TEXT["copy_link"], roleName="menu item")).click()
+    press(window.child(name=TEXT["share"], roleName="toggle button"))
+    press(wait_for("the share menu", lambda: app.child(name=TEXT["copy_link"], roleName="menu item")))
     import gi
     gi.require_version("Gtk", "3.0")
     from gi.repository import Gdk, Gtk
@@ -238,8 +247,8 @@ def scenario_share(app, window):
     if "imei" in link:
         fail(f"the shared link carries the device id: {link}")
     print(f"OK share-link {link}", flush=True)
-    window.child(name=TEXT["share"], roleName="toggle button").click()
-    wait_for("the QR item", lambda: app.child(name=TEXT["qr"], roleName="menu item")).click()
+    press(window.child(name=TEXT["share"], roleName="toggle button"))
+    press(wait_for("the QR item", lambda: app.child(name=TEXT["qr"], roleName="menu item")))
     qr = wait_for("the QR code", lambda: app.findChildren(
         lambda n: n.roleName == "drawing area" and (n.name or "").startswith(TEXT["qr_of"])))
     screenshot(qr[0].parent.parent, f"qr-{LANG}")
