@@ -254,7 +254,7 @@ struct BackgroundMonitoringTests {
 
         // Closed, the window goes away but Faro goes on, and says so once.
         let closed = try desktop.desktop(["close", String(app.process.processIdentifier)]) as? Int
-        #expect(closed == 1)
+        #expect((closed ?? 0) >= 1)
         #expect(Self.eventually { try desktop.window().frames == 0 })
         #expect(app.process.isRunning)
         #expect(Self.eventually {
@@ -368,7 +368,7 @@ struct BackgroundMonitoringTests {
         try desktop.notificationServer(actions: true)
         try desktop.mock("org.kde.StatusNotifierWatcher",
                          ["--session", "--template", Paths.packageRoot + "/Tests/UI/status_notifier_watcher.py"])
-        let app = try desktop.faro(["--source", "replay", try Self.recording(in: desktop.home), "--background"])
+        let app = try desktop.faro(["--source", "replay", try Self.recording(in: desktop.home)])
         defer { _ = Self.stop(app) }
         try desktop.waitForApp(app)
         let owner = try desktop.gdbus("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetNameOwner",
@@ -399,8 +399,11 @@ struct BackgroundMonitoringTests {
         _ = try desktop.desktop(["tray-click", "Pause for one _hour"])
         #expect(Self.eventually { try desktop.monitoring() == false })
         #expect(Self.eventually { try entry("Background _monitoring")?["toggle-state"] as? Int == 0 })
-        // "Open Faro" opens the window.
-        #expect(try desktop.window().frames == 0)
+        // Paused, Faro stays in the tray with its window closed, and "Open Faro" opens the window again.
+        #expect(Self.eventually { try desktop.window().frames == 1 })
+        _ = try desktop.desktop(["close", String(app.process.processIdentifier)])
+        #expect(Self.eventually { try desktop.window().frames == 0 })
+        #expect(app.process.isRunning)
         _ = try desktop.desktop(["tray-click", "_Open Faro"])
         #expect(Self.eventually { let w = try desktop.window(); return w.frames == 1 && w.beacons })
     }

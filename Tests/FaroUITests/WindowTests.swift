@@ -12,10 +12,11 @@ struct WindowTests {
         let url: String
         let folder: TemporaryDirectory
 
-        init() throws {
+        init(_ faults: [String] = []) throws {
             folder = try TemporaryDirectory("faro-ui-backend")
             process = try ChildProcess(Paths.executable("faro-backend"),
-                                       ["--port", "0", "--database", folder.file("backend.sqlite3"), "--data", Paths.data])
+                                       ["--port", "0", "--database", folder.file("backend.sqlite3"), "--data", Paths.data]
+                                           + faults)
             guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
                 throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "faro-backend: \(process.stderr)"])
             }
@@ -40,7 +41,8 @@ struct WindowTests {
 
         /// The rows of a backend table, through the tables protocol.
         func rows(_ table: String) throws -> [[String: Any]] {
-            let r = try ChildProcess.run("/usr/bin/curl", ["-s", "-H", "ZUMO-API-VERSION: 2.0.0", "\(url)/tables/\(table)"])
+            let r = try ChildProcess.run("/usr/bin/curl", ["-s", "-H", "ZUMO-API-VERSION: 2.0.0",
+                                                           "\(url)/tables/\(table)?$top=1000"])
             let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
             return json as? [[String: Any]] ?? []
         }
