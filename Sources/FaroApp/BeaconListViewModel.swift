@@ -38,7 +38,13 @@ public struct BeaconListViewModel: Equatable, Sendable {
 
     public init(snapshot: RangingSnapshot, catalog: [BeaconIdentity: CatalogPlace], state: ScannerState,
                 localize: Localizer) {
-        rows = snapshot.beacons.map { BeaconListViewModel.row($0, entry: catalog[$0.identity], localize: localize) }
+        // Translate the few shared words once per tick, not once per row (the list may hold a thousand beacons).
+        var words: [Proximity: String] = [:]
+        for p in Proximity.allCases { words[p] = BeaconListViewModel.proximityText(p, localize: localize) }
+        let unknown = localize("Unknown beacon %@")
+        rows = snapshot.beacons.map {
+            BeaconListViewModel.row($0, entry: catalog[$0.identity], proximityWords: words, unknownTemplate: unknown)
+        }
         switch state {
         case .scanning:
             emptyTitle = localize("Looking for beacons…")
@@ -58,11 +64,13 @@ public struct BeaconListViewModel: Equatable, Sendable {
         }
     }
 
-    /// "≈ 2.4 m" (one decimal below 10 m, whole metres beyond), "?" when unknown.
+    /// "≈ 2.4 m" (one decimal below 10 m, whole metres beyond), "?" when unknown. Integer arithmetic: this runs
+    /// for every row every second.
     public static func distanceText(_ distance: Double?) -> String {
-        guard let d = distance, d.isFinite, d >= 0 else { return "?" }
-        if d < 10 { return "≈ " + String(format: "%.1f", d) + " m" }
-        return "≈ " + String(Int(d.rounded())) + " m"
+        guard let d = distance, d.isFinite, d >= 0, d < 1e9 else { return "?" }
+        let tenths = Int((d * 10).rounded())
+        if tenths < 100 { return "≈ \(tenths / 10).\(tenths % 10) m" }
+        return "≈ \(Int(d.rounded())) m"
     }
 
     public static func proximityText(_ proximity: Proximity, localize: Localizer) -> String {
@@ -74,11 +82,13 @@ public struct BeaconListViewModel: Equatable, Sendable {
         }
     }
 
-    static func row(_ beacon: RangedBeacon, entry: CatalogPlace?, localize: Localizer) -> BeaconRowModel {
+    static func row(_ beacon: RangedBeacon, entry: CatalogPlace?, proximityWords: [Proximity: String],
+                    unknownTemplate: String) -> BeaconRowModel {
         let title = entry?.titulo ?? "\(beacon.identity.major)/\(beacon.identity.minor)"
-        let subtitle = entry?.cliente ?? localize.format("Unknown beacon %@", beacon.identity.uuid.description)
+        let subtitle = entry?.cliente
+            ?? unknownTemplate.replacingOccurrences(of: "%@", with: beacon.identity.uuid.description)
         let distance = distanceText(beacon.distance)
-        let proximity = proximityText(beacon.proximity, localize: localize)
+        let proximity = proximityWords[beacon.proximity] ?? ""
         return BeaconRowModel(
             identity: beacon.identity, title: title, subtitle: subtitle, distanceText: distance,
             proximityText: proximity, proximity: beacon.proximity, history: Array(beacon.history),

@@ -18,6 +18,8 @@ struct BeaconListViewModelTests {
         #expect(BeaconListViewModel.distanceText(2.41) == "≈ 2.4 m")
         #expect(BeaconListViewModel.distanceText(0.26) == "≈ 0.3 m")
         #expect(BeaconListViewModel.distanceText(12.6) == "≈ 13 m")
+        #expect(BeaconListViewModel.distanceText(9.96) == "≈ 10 m")
+        #expect(BeaconListViewModel.distanceText(0) == "≈ 0.0 m")
         #expect(BeaconListViewModel.distanceText(nil) == "?")
         #expect(BeaconListViewModel.distanceText(.nan) == "?")
     }

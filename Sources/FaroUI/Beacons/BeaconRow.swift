@@ -13,7 +13,10 @@ final class BeaconRow {
     private let distance: UnsafeMutablePointer<GtkWidget>
     private let proximity: UnsafeMutablePointer<GtkWidget>
     private let sparkline = Sparkline()
+    /// What the widgets show.
     private(set) var model: BeaconRowModel?
+    /// A newer model not yet put into the widgets (the row was off screen when it came); see `apply()`.
+    private var pending: BeaconRowModel?
 
     init(identity: BeaconIdentity) {
         self.identity = identity
@@ -44,17 +47,39 @@ final class BeaconRow {
         gtk_widget_show_all(row)
     }
 
-    func update(_ model: BeaconRowModel, trendText: String) {
-        guard model != self.model else { return }
-        self.model = model
-        let bold = "<b>" + escapeMarkup(model.title) + "</b>"
-        gtk_label_set_markup(cast(title), bold)
-        gtk_label_set_text(cast(subtitle), model.subtitle)
-        gtk_label_set_text(cast(distance), model.distanceText)
-        gtk_label_set_text(cast(proximity), model.proximityText)
-        sparkline.update(model.history, trend: trendText)
-        setAccessibleName(row, model.accessibleName)
+    /// Takes a new state without touching the widgets; `apply()` puts it on screen. A list of a thousand beacons
+    /// changes nearly every row every second: keeping the rows off screen as they are spares GTK re-measuring and
+    /// re-laying out all of their labels each second.
+    func stage(_ model: BeaconRowModel) {
+        pending = model == self.model ? nil : model
     }
+
+    /// Whether a staged state waits for `apply()`.
+    var isStale: Bool { pending != nil }
+
+    /// Puts the staged state into the widgets, touching only what changed (each changed label is re-measured).
+    func apply() {
+        guard let model = pending else { return }
+        pending = nil
+        let old = self.model
+        self.model = model
+        if model.title != old?.title {
+            gtk_label_set_markup(cast(title), "<b>" + escapeMarkup(model.title) + "</b>")
+        }
+        if model.subtitle != old?.subtitle { gtk_label_set_text(cast(subtitle), model.subtitle) }
+        if model.distanceText != old?.distanceText { gtk_label_set_text(cast(distance), model.distanceText) }
+        if model.proximityText != old?.proximityText { gtk_label_set_text(cast(proximity), model.proximityText) }
+        if !sameValues(model.history, old?.history) {
+            sparkline.update(model.history, trend: BeaconListPage.trend(model.history))
+        }
+        if model.accessibleName != old?.accessibleName { setAccessibleName(row, model.accessibleName) }
+    }
+}
+
+/// Whether two histories hold the same values, unknown (NaN) distances included.
+private func sameValues(_ a: [Float], _ b: [Float]?) -> Bool {
+    guard let b, a.count == b.count else { return false }
+    return zip(a, b).allSatisfy { $0.bitPattern == $1.bitPattern }
 }
 
 /// Escapes text for a Pango markup label.

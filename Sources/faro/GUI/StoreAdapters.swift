@@ -43,6 +43,9 @@ final class BackendCatalog: CatalogProvider, @unchecked Sendable {
     private let configuration: BackendConfiguration?
     private let databasePath: String
     private let queue = DispatchQueue(label: "faro.catalog")
+    /// The catalog's own connection, opened on first use and only ever touched on `queue`.
+    private var database: FaroDatabase?
+    private var client: TablesClient?
     private let main: @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void
 
     init(configuration: BackendConfiguration?, databasePath: String,
@@ -56,15 +59,15 @@ final class BackendCatalog: CatalogProvider, @unchecked Sendable {
         let path = databasePath
         let configuration = configuration
         let main = main
-        queue.async {
-            let database = try? FaroDatabase(path: path, durable: false)
+        queue.async { [self] in
+            if database == nil { database = try? FaroDatabase(path: path, durable: false) }
+            if client == nil, let configuration { client = try? TablesClient(configuration: configuration) }
             let major = Int(identity.major), minor = Int(identity.minor), uuid = identity.uuid.description
             if let cached = try? database?.catalogCache.lookup(major: major, minor: minor, uuid: uuid) {
                 let place = BackendCatalog.place(cached, identity)
                 main { completion(place) }
             }
-            guard let configuration, let client = try? TablesClient(configuration: configuration),
-                  let entries = try? client.catalog(major: major, minor: minor, uuid: uuid) else { return }
+            guard let client, let entries = try? client.catalog(major: major, minor: minor, uuid: uuid) else { return }
             try? database?.catalogCache.store(major: major, minor: minor, entries: entries,
                                               now: Date().timeIntervalSince1970)
             let place = entries.first.map { BackendCatalog.place($0, identity) }
