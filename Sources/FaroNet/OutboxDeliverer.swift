@@ -239,7 +239,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
         while !stopping, !woken {
             let remaining = time - clock.now()
             if remaining <= 0 { break }
-            _ = condition.wait(until: Date().addingTimeInterval(min(remaining, 1)))
+            _ = condition.wait(until: Date().addingTimeInterval(remaining))
         }
         woken = false
     }

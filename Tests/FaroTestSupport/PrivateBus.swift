@@ -7,7 +7,9 @@ public final class PrivateBus: @unchecked Sendable {
     private let daemon: ChildProcess
     private let folder: TemporaryDirectory
 
-    public init() throws {
+    /// `serviceActivation` lets the bus start the desktop's activatable services (the accessibility bus that
+    /// AT-SPI tests need); `environment` is added to the daemon's, so what it starts sees it too (`DISPLAY`).
+    public init(serviceActivation: Bool = false, environment: [String: String] = [:]) throws {
         folder = try TemporaryDirectory("faro-bus")
         let config = folder.file("bus.conf")
         let text = """
@@ -16,6 +18,7 @@ public final class PrivateBus: @unchecked Sendable {
             <busconfig>
               <type>session</type>
               <listen>unix:dir=\(folder.path)</listen>
+            \(serviceActivation ? "  <standard_session_servicedirs/>" : "")
               <auth>EXTERNAL</auth>
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
@@ -25,7 +28,8 @@ public final class PrivateBus: @unchecked Sendable {
             </busconfig>
             """
         try text.write(toFile: config, atomically: true, encoding: .utf8)
-        daemon = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(config)", "--nofork", "--print-address=1"])
+        daemon = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(config)", "--nofork", "--print-address=1"],
+                              environment: environment)
         guard let line = daemon.waitForLine(timeout: 10, { $0.hasPrefix("unix:") }) else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start: \(daemon.stderr)"])
         }

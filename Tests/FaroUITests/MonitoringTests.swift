@@ -128,10 +128,12 @@ struct BackgroundMonitoringTests {
                       ["org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'\(action)'>]"])
         }
 
-        /// The window through AT-SPI: how many frames are showing, and whether the beacon list or Saved is shown.
-        func window() throws -> (frames: Int, beacons: Bool, saved: Bool) {
+        /// The window through AT-SPI: how many frames are showing, and whether the beacon list, Saved or a site is
+        /// shown.
+        func window() throws -> (frames: Int, beacons: Bool, saved: Bool, site: Bool) {
             let state = try desktop(["window"]) as? [String: Any] ?? [:]
-            return (state["frames"] as? Int ?? -1, state["beacons"] as? Bool ?? false, state["saved"] as? Bool ?? false)
+            return (state["frames"] as? Int ?? -1, state["beacons"] as? Bool ?? false, state["saved"] as? Bool ?? false,
+                    state["site"] as? Bool ?? false)
         }
 
         /// Whether monitoring is on, as the exported `app.monitoring` action's state says.
@@ -195,7 +197,7 @@ struct BackgroundMonitoringTests {
         return status
     }
 
-    /// A recording: Café La Parroquia (100/1) from 0.5 s, Librería El Péndulo (100/2) joining at 4 s, both
+    /// A recording: Café La Parroquia (100/1) from 0.5 s, Librería El Péndulo (100/2) joining at 6 s, both
     /// advertising four times a second for `seconds`.
     static func recording(in folder: TemporaryDirectory, seconds: Double = 60) throws -> String {
         let hex = uuid.replacingOccurrences(of: "-", with: "")
@@ -203,7 +205,7 @@ struct BackgroundMonitoringTests {
         var t = 0.5
         while t < seconds {
             lines.append(#"{"t": \#(t), "address": "C0:FF:EE:00:00:01", "rssi": -60, "kind": "ad", "data": "0201061aff4c000215\#(hex)00640001c5"}"#)
-            if t >= 4 {
+            if t >= 6 {
                 lines.append(#"{"t": \#(t + 0.05), "address": "C0:FF:EE:00:00:02", "rssi": -62, "kind": "ad", "data": "0201061aff4c000215\#(hex)00640002c3"}"#)
             }
             t += 0.25
@@ -263,6 +265,9 @@ struct BackgroundMonitoringTests {
         // A click now opens a new window on the beacon list.
         try desktop.invoke(1)
         #expect(Self.eventually { let w = try desktop.window(); return w.frames == 1 && w.beacons })
+        // "View site" opens the place named first (the latest entry) in the content view.
+        try desktop.invoke(1, "view-site")
+        #expect(Self.eventually { let w = try desktop.window(); return w.site && !w.beacons })
         // Still one notification for both places: updated, never stacked.
         let all = try desktop.zoneNotifications()
         #expect(all.count == 2)
@@ -417,6 +422,11 @@ struct BackgroundMonitoringTests {
         let extra = ["--source", "replay", recording, "--no-tray", "--backend", desktop.backend.url]
         let app = try desktop.faro(["--source", "replay", recording, "--no-tray"])
         try desktop.waitForApp(app)
+        // The window menu offers it as a check item, beside background monitoring.
+        #expect(Self.eventually { try desktop.window().frames == 1 })
+        let items = try desktop.desktop(["menu"]) as? [[String: String]] ?? []
+        #expect(items.contains(["name": "Start at login", "role": "check box"]), "\(items)")
+        #expect(items.contains(["name": "Background monitoring", "role": "check box"]), "\(items)")
         let entry = desktop.home.file("config/autostart/io.github.faro.Faro.desktop")
         #expect(!FileManager.default.fileExists(atPath: entry))
         #expect(try desktop.gdbus(Self.appID, Self.appPath, "org.gtk.Actions.Describe", ["autostart"]).contains("[<false>]"))

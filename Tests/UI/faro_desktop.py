@@ -5,7 +5,9 @@ Each command attaches to what is already running on $DISPLAY and the session bus
 prints one JSON value on stdout and exits 0, or prints the reason on stderr and exits 1.
 
   calls [--system] DEST PATH METHOD   the recorded calls of METHOD on a python-dbusmock object: [[arg, ...], ...]
-  window                              Faro's windows through AT-SPI: {"frames": N, "beacons": bool, "saved": bool}
+  window                              Faro's windows through AT-SPI: {"frames": N, "beacons": bool, "saved": bool,
+                                      "site": bool} (what the window shows: the list, Saved, a place's site)
+  menu                                opens the window's primary menu: [{"name", "role"}] of what it shows
   show-saved                          clicks the "Saved" tab of the window (leaves the beacon list)
   close PID                           asks every top-level X window of PID to close (WM_DELETE_WINDOW, as a window
                                       manager's close button does)
@@ -78,7 +80,7 @@ def window(_args):
         raise RuntimeError("faro is not on the accessibility bus")
     frames = [app.getChildAtIndex(i) for i in range(app.childCount)]
     frames = [f for f in frames if f is not None and f.getRoleName() == "frame" and showing(f)]
-    state = {"frames": len(frames), "beacons": False, "saved": False}
+    state = {"frames": len(frames), "beacons": False, "saved": False, "site": False}
     for frame in frames:
         for node in walk(frame):
             role = node.getRoleName()
@@ -87,6 +89,8 @@ def window(_args):
                     state["beacons"] = True
                 if node.name in ("Saved pages", "Páginas guardadas"):
                     state["saved"] = True
+            if role == "text" and node.name in ("Site content", "Contenido del sitio") and showing(node):
+                state["site"] = True
     return state
 
 
@@ -100,6 +104,25 @@ def show_saved(_args):
                     action.doAction(i)
                     return True
     raise RuntimeError("no 'Saved' tab to click")
+
+
+def menu(_args):
+    """Opens the window's primary menu and lists its items: [{"name", "role"}] (check items are "check box")."""
+    app = faro_app()
+    button = next((n for n in walk(app) if n.getRoleName() == "toggle button"
+                   and n.name in ("Main menu", "Menú principal") and showing(n)), None)
+    if button is None:
+        raise RuntimeError("no main menu button")
+    action = button.queryAction()
+    action.doAction(next(i for i in range(action.nActions) if action.getName(i) == "click"))
+    items = []
+    for _ in range(25):
+        time.sleep(0.2)
+        items = [{"name": n.name, "role": n.getRoleName()} for n in walk(app)
+                 if n.getRoleName() in ("check box", "push button") and showing(n) and n.name]
+        if any(i["role"] == "check box" for i in items):
+            break
+    return items
 
 
 class XClientMessageEvent(ctypes.Structure):
@@ -197,7 +220,7 @@ def tray_click(args):
     raise RuntimeError(f"no tray menu item {args[0]!r} in {entries}")
 
 
-COMMANDS = {"calls": calls, "window": window, "show-saved": show_saved, "close": close, "tray-menu": tray_menu,
+COMMANDS = {"calls": calls, "window": window, "menu": menu, "show-saved": show_saved, "close": close, "tray-menu": tray_menu,
             "tray-click": tray_click}
 
 

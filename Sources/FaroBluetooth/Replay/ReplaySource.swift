@@ -65,17 +65,30 @@ public final class ReplaySource: AdvertisementSource {
         let startedAt = GLibMainLoop.monotonicSeconds()
         let firstTime = self.firstTime
         let speed = self.speed
-        timer = GLibMainContext.addTimeout(milliseconds: 20, context: context) { [weak self] in
+        let clock = { firstTime + (GLibMainLoop.monotonicSeconds() - startedAt) * speed }
+        schedule(in: 0.02, clock: clock, handler)
+    }
+
+    /// Sleeps until the next record is due (at least 20 ms, so a busy recording is released in batches), releases
+    /// what is due, and schedules the next wake-up: a quiet stretch of the recording costs no wake-ups at all.
+    private func schedule(in seconds: Double, clock: @escaping () -> Double, _ handler: @escaping (SourceEvent) -> Void) {
+        let milliseconds = UInt32(min(max(seconds, 0.02), 3600) * 1000)
+        timer = GLibMainContext.addTimeout(milliseconds: milliseconds, context: context) { [weak self] in
             guard let self else { return false }
-            let now = firstTime + (GLibMainLoop.monotonicSeconds() - startedAt) * speed
+            let now = clock()
             self.release(until: now) { handler(.sighting($0)) }
-            guard self.isFinished else { return true }
-            if self.loops {
+            if self.isFinished {
+                guard self.loops else {
+                    self.timer = 0
+                    handler(.state(.finished))
+                    return false
+                }
                 self.loop(after: now)
-                return true
             }
-            self.timer = 0
-            handler(.state(.finished))
+            // Stopped by the handler, or nothing left to play (an empty recording).
+            guard self.timer != 0, self.position < self.records.count else { return false }
+            let next = self.records[self.position].time + self.offset
+            self.schedule(in: (next - now) / self.speed, clock: clock, handler)
             return false
         }
     }

@@ -77,6 +77,9 @@ public final class FaroApplication {
     private var planner = ZoneNotificationPlanner(localize: I18n.localizer)
     private var notifier: ZoneNotifier?
     private var trayIcon: TrayIcon?
+    private var autostartAction: OpaquePointer?
+    /// Started with `--background` (the autostart entry): the first activation opens no window.
+    private var startHidden = false
 
     public init(environment: GUIEnvironment) {
         I18n.setUp()
@@ -92,8 +95,9 @@ public final class FaroApplication {
     }
 
     /// Runs the main loop until the application quits; returns the exit status. `service` is D-Bus activation
-    /// (`--gapplication-service`): start without a window and wait to be activated.
-    public func run(service: Bool = false) -> Int32 {
+    /// (`--gapplication-service`): start without a window and wait to be activated. `background` (`--background`,
+    /// what the autostart entry runs) starts monitoring without a window; when Faro already runs it does nothing.
+    public func run(service: Bool = false, background: Bool = false) -> Int32 {
         let quit: @convention(c) (UnsafeMutableRawPointer?) -> gboolean = { data in
             guard let data else { return 0 }
             g_application_quit(cast(data, to: GApplication.self))
@@ -101,6 +105,14 @@ public final class FaroApplication {
         }
         g_unix_signal_add(SIGTERM, quit, UnsafeMutableRawPointer(app))
         g_unix_signal_add(SIGINT, quit, UnsafeMutableRawPointer(app))
+        if background {
+            var error: UnsafeMutablePointer<GError>?
+            if g_application_register(cast(app), nil, &error) != 0, g_application_get_is_remote(cast(app)) != 0 {
+                return 0
+            }
+            if let error { g_error_free(error) }
+            startHidden = true
+        }
         var words = ["faro"] + (service ? ["--gapplication-service"] : [])
         var argv = words.map { strdup($0) }
         defer { argv.forEach { free($0) } }
@@ -128,6 +140,7 @@ public final class FaroApplication {
             self.apply(.pausedUntilTomorrow(from: self.environment.wallClock(), timeZone: self.environment.timeZone))
         }
         addMonitoringAction()
+        addAutostartAction()
         setAccels("app.quit", ["<Control>q"])
         menu = makeMenu()
         let notifier = ZoneNotifier(appID: FaroApplication.appID)
@@ -224,7 +237,30 @@ public final class FaroApplication {
     }
 
     private func activate() {
+        if startHidden {
+            startHidden = false
+            return
+        }
         showBeacons()
+    }
+
+    // MARK: autostart
+
+    /// "Start at login": a check item whose state is whether the XDG autostart entry exists.
+    private func addAutostartAction() {
+        let action = g_simple_action_new_stateful("autostart", nil, g_variant_new_boolean(Autostart.isEnabled ? 1 : 0))
+        Signal.connect(cast(action, to: GObject.self), "change-state", pointer: { [weak self] value in
+            guard let self, let value, let action = self.autostartAction else { return }
+            let wanted = g_variant_get_boolean(OpaquePointer(value)) != 0
+            do {
+                try Autostart.set(wanted)
+            } catch {
+                self.window?.setStatus(I18n.tr("Could not change starting at login: ") + "\(error)")
+            }
+            g_simple_action_set_state(action, g_variant_new_boolean(Autostart.isEnabled ? 1 : 0))
+        })
+        g_action_map_add_action(OpaquePointer(app), action)
+        autostartAction = action
     }
 
     private func showBeacons() {
@@ -259,6 +295,7 @@ public final class FaroApplication {
                 self?.scheduleTicks()
             })
             window = w
+            BenchmarkHooks.attach(w, application: app)
             render()
         }
         window?.showPage("beacons")
@@ -310,10 +347,16 @@ public final class FaroApplication {
     // MARK: scanning
 
     private func stopScanning() {
-        source?.stop {}
+        // Kept alive until it has stopped: the BlueZ source's StopDiscovery answers later.
+        let stopping = source
+        stopping?.stop { _ = stopping }
         source = nil
         lastSnapshot = RangingSnapshot(time: 0, beacons: [])
         pipeline.ranging = RangingEngine(strategy: .faroDefault)
+        // Nothing is known to be in range any more: the next sighting after a resume is an entry again (announced
+        // only outside the cool-down), and the next source's clock starts afresh.
+        pipeline.regions.tick(at: .infinity) { _ in }
+        lastSourceTime = nil
         trayIcon?.setNearbyCount(0)
     }
 
@@ -514,6 +557,7 @@ public final class FaroApplication {
         g_menu_append(monitor, I18n.tr("Background monitoring"), "app.monitoring")
         g_menu_append(monitor, I18n.tr("Pause for one hour"), "app.pause-hour")
         g_menu_append(monitor, I18n.tr("Pause until tomorrow"), "app.pause-tomorrow")
+        g_menu_append(monitor, I18n.tr("Start at login"), "app.autostart")
         g_menu_append_section(menu, nil, cast(monitor, to: GMenuModel.self))
         let forms = g_menu_new()
         g_menu_append(forms, I18n.tr("My contact details"), "app.contact")

@@ -17,6 +17,8 @@ final class TrayIcon {
     private let indicator: UnsafeMutablePointer<AppIndicator>
     private let monitoring: UnsafeMutablePointer<GtkWidget>
     private var updating = false
+    /// The count shown now (-1: none yet), so the once-a-second tick sends nothing to the tray host when it holds.
+    private var shownCount = -1
     private let actions: Actions
 
     init?(appID: String, actions: Actions) {
@@ -57,6 +59,8 @@ final class TrayIcon {
 
     /// "3" next to the icon and "3 places nearby" as its title; nothing when there are none.
     func setNearbyCount(_ count: Int) {
+        guard count != shownCount else { return }
+        shownCount = count
         app_indicator_set_label(indicator, count > 0 ? String(count) : "", "99")
         let title = count > 0 ? I18n.localizer.format("%@ places nearby", String(count)) : "Faro"
         app_indicator_set_title(indicator, title)

@@ -10,7 +10,7 @@ import Foundation
 /// `faro [--source bluez|hci|replay FILE|demo] [--backend URL] [--demo]`: the window (a GtkApplication).
 /// `--demo` is the offline demo: the demo recording plus a private faro-backend on loopback.
 enum GUICommand {
-    static let usage = "faro [--demo] [--source bluez|hci|replay FILE|demo] [--backend URL] [--speed X] [--no-tray]"
+    static let usage = "faro [--demo] [--source bluez|hci|replay FILE|demo] [--backend URL] [--speed X] [--no-tray] [--background]"
 
     @MainActor
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -18,6 +18,8 @@ enum GUICommand {
         let demo = args.flag("--demo")
         let service = args.flag("--gapplication-service")
         let noTray = args.flag("--no-tray")
+        // The autostart entry's: monitoring starts, no window opens (the tray or a notification opens it).
+        let background = args.flag("--background")
         let speed = try args.number("--speed", in: 0.01...10_000) ?? 1
         var sourceName = try args.option("--source") ?? (demo ? "demo" : nil)
         let replayFile = sourceName == "replay" ? try args.positional("FILE after --source replay") : nil
@@ -74,7 +76,7 @@ enum GUICommand {
         let site = SiteAdapters(database: database, stores: stores, deviceID: deviceID)
         environment.site = site
         environment.feedback = site
-        let status = FaroApplication(environment: environment).run(service: service)
+        let status = FaroApplication(environment: environment).run(service: service, background: background)
         stores.deliverer?.stop(timeout: 5)
         demoBackend?.stop()
         return status

@@ -1,0 +1,62 @@
+import Foundation
+internal import CGtk
+
+/// "Start at login": the XDG autostart entry `$XDG_CONFIG_HOME/autostart/io.github.faro.Faro.desktop`, which
+/// starts this very binary with `--background` (monitoring without a window) when the user logs in.
+@MainActor
+enum Autostart {
+    static let fileName = "io.github.faro.Faro.desktop"
+
+    /// Where the entry lives (GLib's user config dir honours `XDG_CONFIG_HOME`).
+    static var path: String {
+        String(cString: g_get_user_config_dir()) + "/autostart/" + fileName
+    }
+
+    static var isEnabled: Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// The running executable's absolute path (what `Exec` starts).
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    }
+
+    /// The entry's text for `executable`.
+    static func entry(executable: String) -> String {
+        """
+        [Desktop Entry]
+        Type=Application
+        Name=Faro
+        Comment=\(I18n.tr("Finds the beacons near you and opens the sites of their places."))
+        Exec=\(quote(executable)) --background
+        Icon=\(FaroApplication.appID)
+        Terminal=false
+        NoDisplay=true
+        X-GNOME-Autostart-enabled=true
+
+        """
+    }
+
+    /// An `Exec` argument quoted as the Desktop Entry spec asks when it holds reserved characters.
+    static func quote(_ argument: String) -> String {
+        let reserved = CharacterSet(charactersIn: " \t\n\"'\\><~|&;$*?#()`=%")
+        guard argument.unicodeScalars.contains(where: reserved.contains) else { return argument }
+        var out = ""
+        for c in argument {
+            if "\"`$\\".contains(c) { out += "\\\\" }
+            out.append(c == "%" ? "%%" : String(c))
+        }
+        return "\"" + out + "\""
+    }
+
+    /// Writes the entry (on) or removes it (off).
+    static func set(_ enabled: Bool) throws {
+        let fm = FileManager.default
+        if enabled {
+            let folder = (path as NSString).deletingLastPathComponent
+            try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try entry(executable: executable).write(toFile: path, atomically: true, encoding: .utf8)
+        } else if fm.fileExists(atPath: path) {
+            try fm.removeItem(atPath: path)
+        }
+    }
+}
