@@ -8,8 +8,9 @@ public final class PrivateBus: @unchecked Sendable {
     private let folder: TemporaryDirectory
 
     /// `serviceActivation` lets the bus start the desktop's activatable services (the accessibility bus that
-    /// AT-SPI tests need); `environment` is added to the daemon's, so what it starts sees it too (`DISPLAY`).
-    public init(serviceActivation: Bool = false, environment: [String: String] = [:]) throws {
+    /// AT-SPI tests need); `environment` is added to the daemon's, so what it starts sees it too (`DISPLAY`);
+    /// `extraPolicy` is appended to the default policy (a `<deny …/>` to play a distribution's restrictive rules).
+    public init(serviceActivation: Bool = false, environment: [String: String] = [:], extraPolicy: String = "") throws {
         folder = try TemporaryDirectory("faro-bus")
         let config = folder.file("bus.conf")
         let text = """
@@ -24,6 +25,7 @@ public final class PrivateBus: @unchecked Sendable {
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>
+                \(extraPolicy)
               </policy>
             </busconfig>
             """
@@ -41,5 +43,8 @@ public final class PrivateBus: @unchecked Sendable {
         ["DBUS_SYSTEM_BUS_ADDRESS": address, "DBUS_SESSION_BUS_ADDRESS": address]
     }
 
-    deinit { daemon.signal(SIGTERM) }
+    deinit {
+        daemon.signal(SIGKILL)
+        daemon.wait(timeout: 5)
+    }
 }

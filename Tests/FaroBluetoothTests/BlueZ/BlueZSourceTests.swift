@@ -273,7 +273,7 @@ struct BlueZSourceTests {
     }
 
     @Test func explainsAccessDeniedByPolicy() throws {
-        let bus = try RestrictedBus()
+        let bus = try makeRestrictedBus()
         let mock = try BlueZMock(address: bus.address, keeping: bus)
         try mock.addAdapter()
         let driver = SourceDriver()

@@ -184,38 +184,6 @@ final class BlueZMock {
 
 /// A private bus whose policy refuses every call to `org.bluez.Adapter1`, as a distribution's policy refuses
 /// users outside the `bluetooth` group.
-final class RestrictedBus {
-    let address: String
-    private let daemon: ChildProcess
-    private let folder: TemporaryDirectory
-
-    init() throws {
-        folder = try TemporaryDirectory("faro-restricted-bus")
-        let config = folder.file("bus.conf")
-        try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:dir=\(folder.path)</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-                <deny send_interface="org.bluez.Adapter1"/>
-              </policy>
-            </busconfig>
-            """.write(toFile: config, atomically: true, encoding: .utf8)
-        daemon = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(config)", "--nofork", "--print-address=1"])
-        guard let line = daemon.waitForLine(timeout: 10, { $0.hasPrefix("unix:") }) else {
-            throw HarnessError(description: "dbus-daemon did not start: \(daemon.stderr)")
-        }
-        address = line.trimmingCharacters(in: .whitespaces)
-    }
-
-    deinit {
-        daemon.signal(SIGKILL)
-        daemon.wait(timeout: 5)
-    }
+func makeRestrictedBus() throws -> PrivateBus {
+    try PrivateBus(extraPolicy: #"<deny send_interface="org.bluez.Adapter1"/>"#)
 }
