@@ -42,15 +42,19 @@ let package = Package(
         .target(name: "FaroStore", dependencies: ["FaroCore", "CSQLite", "CShim"], path: "Sources/FaroStore"),
         .target(name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "CCurl", "CShim"], path: "Sources/FaroNet"),
         .executableTarget(
-            name: "faro-backend", dependencies: ["FaroCore", "FaroStore", "CSoup", "CShim"], path: "Sources/faro-backend"
+            name: "faro-backend", dependencies: ["FaroCore", "FaroStore", "FaroInstall", "CSoup", "CShim"], path: "Sources/faro-backend"
         ),
         .target(name: "FaroBluetooth", dependencies: ["FaroCore", "CGio", "CBluez"], path: "Sources/FaroBluetooth"),
         .target(
             name: "FaroWeb", dependencies: ["FaroCore", "CShim", "CCurl", "CXML2", "CGio", "CQREncode"], path: "Sources/FaroWeb"
         ),
-        .executableTarget(name: "faro", dependencies: ["FaroCore", "FaroBluetooth", "FaroStore", "FaroNet", "FaroApp", "FaroUI", "FaroWeb"], path: "Sources/faro"),
+        .executableTarget(name: "faro", dependencies: ["FaroCore", "FaroBluetooth", "FaroStore", "FaroNet", "FaroApp", "FaroUI", "FaroWeb", "FaroInstall"],
+            path: "Sources/faro"
+        ),
         .target(name: "FaroApp", dependencies: ["FaroCore"], path: "Sources/FaroApp"),
-        .target(name: "FaroUI", dependencies: ["FaroApp", "FaroCore", "FaroBluetooth", "CGtk", "CNotify", "CAppIndicator", "CShim"],
+        .target(name: "FaroInstall", path: "Sources/FaroInstall"),
+        .target(name: "FaroUI",
+            dependencies: ["FaroApp", "FaroCore", "FaroBluetooth", "FaroInstall", "CGtk", "CNotify", "CAppIndicator", "CShim"],
             path: "Sources/FaroUI"),
         .target(name: "FaroTestSupport", path: "Tests/FaroTestSupport"),
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),

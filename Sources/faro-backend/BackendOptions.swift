@@ -1,3 +1,4 @@
+import FaroInstall
 import Foundation
 
 /// The command line of `faro-backend` (PRODUCT.md §13) plus its fault-injection flags.
@@ -106,22 +107,9 @@ struct BackendOptions {
     }
 }
 
-/// Where the demo catalog and microsites are: `--data`, `$FARO_DATA_DIR`, the installed `share/faro`, or the
-/// source tree's `data/` found from the executable (the same search as `faro`'s DataDirectory).
+/// Where the demo catalog and microsites are: `--data`, else Faro's data folder (`InstallLayout`).
 enum BackendDataDirectory {
     static func locate(explicit: String?) -> String? {
-        if let explicit { return explicit }
-        let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["FARO_DATA_DIR"], !env.isEmpty { return env }
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = exe.deletingLastPathComponent()
-        let installed = dir.deletingLastPathComponent().appendingPathComponent("share/faro")
-        if fm.fileExists(atPath: installed.appendingPathComponent("demo").path) { return installed.path }
-        for _ in 0..<6 {
-            let candidate = dir.appendingPathComponent("data")
-            if fm.fileExists(atPath: candidate.appendingPathComponent("demo").path) { return candidate.path }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
+        explicit ?? InstallLayout.dataDirectory()
     }
 }

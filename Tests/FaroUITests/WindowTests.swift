@@ -39,12 +39,20 @@ struct WindowTests {
             return rows
         }
 
-        /// The rows of a backend table, through the tables protocol.
+        /// The rows of a backend table, through the tables protocol (a read cut short is tried again, up to 5 times).
         func rows(_ table: String) throws -> [[String: Any]] {
-            let r = try ChildProcess.run("/usr/bin/curl", ["-s", "-H", "ZUMO-API-VERSION: 2.0.0",
-                                                           "\(url)/tables/\(table)?$top=1000"])
-            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
-            return json as? [[String: Any]] ?? []
+            var lastError: Error?
+            for _ in 0..<5 {
+                let r = try ChildProcess.run("/usr/bin/curl", ["-s", "-m", "10", "-H", "ZUMO-API-VERSION: 2.0.0",
+                                                               "\(url)/tables/\(table)?$top=1000"])
+                do {
+                    return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
+                } catch {
+                    lastError = error
+                    Thread.sleep(forTimeInterval: 0.5)
+                }
+            }
+            throw lastError ?? CocoaError(.fileReadUnknown)
         }
     }
 

@@ -4,19 +4,7 @@
 # Usage: app-lifecycle.sh FARO [faro arguments...]   Prints OK/FAIL lines.
 set -uo pipefail
 if [ -z "${FARO_LIFECYCLE_INNER:-}" ]; then
-  display=""
-  for n in $(seq 141 190); do
-    if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then display=":$n"; break; fi
-  done
-  [ -n "$display" ] || { echo "FAIL no free X display"; exit 1; }
-  runtime=$(mktemp -d)
-  Xvfb "$display" -screen 0 1024x768x24 -nolisten tcp -noreset >/dev/null 2>&1 &
-  xvfb=$!
-  trap 'kill -9 $xvfb 2>/dev/null; rm -rf "$runtime"' EXIT
-  for _ in $(seq 1 100); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.05; done
-  DISPLAY="$display" GDK_BACKEND=x11 XDG_RUNTIME_DIR="$runtime" FARO_LIFECYCLE_INNER=1 \
-    timeout 120 dbus-run-session -- "$0" "$@"
-  exit $?
+  FARO_LIFECYCLE_INNER=1 exec "$(dirname "$0")/with-display.sh" "$0" "$@"
 fi
 faro=$1
 shift

@@ -1,4 +1,5 @@
 import FaroApp
+import FaroInstall
 import Foundation
 internal import CGtk
 
@@ -14,21 +15,8 @@ enum I18n {
         textdomain(domain)
     }
 
-    /// The translations: `$FARO_LOCALE_DIR`, the installed `share/locale`, or the source tree's `build/locale`.
-    static func localeDirectory() -> String? {
-        let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["FARO_LOCALE_DIR"], !env.isEmpty { return env }
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let installed = exe.deletingLastPathComponent().appendingPathComponent("share/locale")
-        if fm.fileExists(atPath: installed.appendingPathComponent("es/LC_MESSAGES/faro.mo").path) { return installed.path }
-        var dir = exe
-        for _ in 0..<6 {
-            let built = dir.appendingPathComponent("build/locale")
-            if fm.fileExists(atPath: built.path) { return built.path }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }
+    /// The translations (see `InstallLayout.localeDirectory`).
+    static func localeDirectory() -> String? { InstallLayout.localeDirectory() }
 
     /// The translation of an English message id.
     static func tr(_ msgid: String) -> String {

@@ -1,5 +1,6 @@
 import FaroBluetooth
 import FaroCore
+import FaroInstall
 import Foundation
 
 /// `faro scan [--source bluez|hci|replay FILE|demo] …`: the live ranging table, from a radio or a recording.
@@ -179,22 +180,9 @@ struct MonotonicClock {
     }
 }
 
-/// Where Faro's data files are: `$FARO_DATA_DIR`, the installed `share/faro`, or the source tree's `data/`.
+/// Where Faro's data files are (see `InstallLayout`), and the demo recording in them.
 enum DataDirectory {
-    static func locate() -> String? {
-        let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["FARO_DATA_DIR"], !env.isEmpty { return env }
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = exe.deletingLastPathComponent()
-        let installed = dir.deletingLastPathComponent().appendingPathComponent("share/faro")
-        if fm.fileExists(atPath: installed.appendingPathComponent("demo").path) { return installed.path }
-        for _ in 0..<6 {
-            let candidate = dir.appendingPathComponent("data")
-            if fm.fileExists(atPath: candidate.appendingPathComponent("demo").path) { return candidate.path }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static func locate() -> String? { InstallLayout.dataDirectory() }
 
     static func demoRecording() throws -> String {
         guard let dir = locate() else {
