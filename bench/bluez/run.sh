@@ -41,24 +41,10 @@ cc -O2 -o "$work/producer" "$here/producer.c" $gio
 # shellcheck disable=SC2086
 cc -O2 -o "$work/consumer" "$here/consumer.c" $gio
 
-cat > "$work/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir=$work</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-  <limit name="max_incoming_bytes">1000000000</limit>
-  <limit name="max_outgoing_bytes">1000000000</limit>
-</busconfig>
-CONF
-dbus-daemon --config-file="$work/bus.conf" --fork --print-address=1 --print-pid=1 > "$work/bus"
-address=$(sed -n 1p "$work/bus")
+# shellcheck source=bench/lib.sh
+. "$here/../lib.sh"
+address=$(bench_private_bus "$work" '<limit name="max_incoming_bytes">1000000000</limit>
+  <limit name="max_outgoing_bytes">1000000000</limit>')
 pids+=("$(sed -n 2p "$work/bus")")
 bus_pid=$(sed -n 2p "$work/bus")
 export DBUS_SYSTEM_BUS_ADDRESS="$address"

@@ -44,24 +44,12 @@ done
 Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp -noreset >/dev/null 2>&1 &
 PIDS+=($!)
 for _ in $(seq 1 100); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.05; done
-cat > "$WORK/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir=$WORK</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
-dbus-daemon --config-file="$WORK/bus.conf" --fork --print-address=1 --print-pid=1 > "$WORK/bus.out"
-PIDS+=("$(sed -n 2p "$WORK/bus.out")")
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+BUS_ADDRESS=$(bench_private_bus "$WORK")
+PIDS+=("$(sed -n 2p "$WORK/bus")")
 mkdir -p "$WORK/runtime"
-export DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$WORK/bus.out")" DBUS_SYSTEM_BUS_ADDRESS="$(head -n 1 "$WORK/bus.out")"
+export DBUS_SESSION_BUS_ADDRESS="$BUS_ADDRESS" DBUS_SYSTEM_BUS_ADDRESS="$BUS_ADDRESS"
 export DISPLAY="$display" GDK_BACKEND=x11 NO_AT_BRIDGE=1 XDG_RUNTIME_DIR="$WORK/runtime" LANG=C.UTF-8
 
 "$PY" -m dbusmock --session --template notification_daemon \

@@ -28,15 +28,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 die() { echo "bench/web: $*" >&2; exit 1; }
 
-if [ -z "${FARO_BIN_DIR:-}" ]; then
-    if [ -n "${FARO:-}" ]; then FARO_BIN_DIR="$(dirname "$FARO")"
-    elif [ -n "${SCRATCH:-}" ]; then FARO_BIN_DIR="$SCRATCH/release"
-    else FARO_BIN_DIR=".build/release"; fi
-fi
-FARO_BIN="$FARO_BIN_DIR/faro"
-BACKEND_BIN="$FARO_BIN_DIR/faro-backend"
-[ -x "$FARO_BIN" ] || die "no faro in $FARO_BIN_DIR (build with: swift build -c release --product faro)"
-[ -x "$BACKEND_BIN" ] || die "no faro-backend in $FARO_BIN_DIR (build with: swift build -c release --product faro-backend)"
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+bench_locate_binaries web
 command -v curl >/dev/null || die "curl not found"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY="$(command -v python3)" || die "python3 not found"

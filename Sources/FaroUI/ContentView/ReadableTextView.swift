@@ -250,25 +250,23 @@ enum Property {
     private static let stringType = GType(16 << 2)
 
     static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, int: Int32) {
-        var value = GValue()
-        g_value_init(&value, intType)
-        g_value_set_int(&value, int)
-        g_object_set_property(object, name, &value)
-        g_value_unset(&value)
+        set(object, name, type: intType) { g_value_set_int(&$0, int) }
     }
 
     static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, double: Double) {
-        var value = GValue()
-        g_value_init(&value, doubleType)
-        g_value_set_double(&value, double)
-        g_object_set_property(object, name, &value)
-        g_value_unset(&value)
+        set(object, name, type: doubleType) { g_value_set_double(&$0, double) }
     }
 
     static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, string: String) {
+        set(object, name, type: stringType) { g_value_set_string(&$0, string) }
+    }
+
+    /// One GValue of `type`, filled by `fill`, set as property `name` and released.
+    private static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, type: GType,
+                            fill: (inout GValue) -> Void) {
         var value = GValue()
-        g_value_init(&value, stringType)
-        g_value_set_string(&value, string)
+        g_value_init(&value, type)
+        fill(&value)
         g_object_set_property(object, name, &value)
         g_value_unset(&value)
     }
