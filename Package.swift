@@ -23,7 +23,8 @@ let package = Package(
         cLibrary("CNotify", pkgConfig: "libnotify", apt: "libnotify-dev"),
         cLibrary("CBluez", pkgConfig: "bluez", apt: "libbluetooth-dev"),
         cLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
-        cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        // libcurl's headers only: the library is opened on first use (CShim/curl_loader.c), not linked.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         cLibrary("CXML2", pkgConfig: "libxml-2.0", apt: "libxml2-dev"),
         cLibrary("CSoup", pkgConfig: "libsoup-3.0", apt: "libsoup-3.0-dev"),
         cLibrary("CGio", pkgConfig: "gio-2.0", apt: "libglib2.0-dev"),
@@ -31,7 +32,7 @@ let package = Package(
         cLibrary("CQREncode", pkgConfig: "libqrencode", apt: "libqrencode-dev"),
         .target(
             name: "CShim",
-            dependencies: ["CGtk", "CNotify", "CBluez", "CSQLite", "CCurl", "CXML2", "CSoup"],
+            dependencies: ["CGtk", "CNotify", "CBluez", "CSQLite", "CCurl", "CXML2"],
             path: "Sources/CShim"
         ),
         .target(

@@ -1,5 +1,6 @@
 // Bodies of the CShim wrappers: each only forwards to the macro or variadic function it is named after.
 #include "CShim.h"
+#include "curl_forward.h"
 
 gulong faro_g_signal_connect(gpointer instance, const gchar *signal, GCallback handler, gpointer data,
                              GClosureNotify destroy) {
@@ -17,33 +18,33 @@ int faro_sqlite3_bind_blob_transient(sqlite3_stmt *statement, int index, const v
 }
 
 CURLcode faro_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
-    return curl_easy_setopt(handle, option, value);
+    return faro_curl_setopt_forward_long(handle, option, value);
 }
 
 CURLcode faro_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl_easy_setopt(handle, option, value);
+    return faro_curl_setopt_forward_pointer(handle, option, value);
 }
 
 CURLcode faro_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
-    return curl_easy_setopt(handle, option, value);
+    return faro_curl_setopt_forward_pointer(handle, option, value);
 }
 
 CURLcode faro_curl_easy_setopt_offset(CURL *handle, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(handle, option, value);
+    return faro_curl_setopt_forward_offset(handle, option, value);
 }
 
 CURLcode faro_curl_easy_setopt_data_callback(CURL *handle, CURLoption option, faro_curl_data_callback callback) {
-    return curl_easy_setopt(handle, option, callback);
+    return faro_curl_setopt_forward_function(handle, option, (void (*)(void))callback);
 }
 
 CURLcode faro_curl_easy_setopt_progress_callback(CURL *handle, faro_curl_progress_callback callback) {
-    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+    return faro_curl_setopt_forward_function(handle, CURLOPT_XFERINFOFUNCTION, (void (*)(void))callback);
 }
 
 CURLcode faro_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
+    return faro_curl_getinfo_forward(handle, info, value);
 }
 
 CURLcode faro_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
-    return curl_easy_getinfo(handle, info, value);
+    return faro_curl_getinfo_forward(handle, info, (void *)value);
 }

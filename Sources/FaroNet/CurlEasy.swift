@@ -2,8 +2,9 @@ internal import CCurl
 internal import CShim
 import Foundation
 
-/// libcurl's global state: `curl_global_init` exactly once, before the first handle (call `Curl.initialize()`
-/// early in `main`, before any thread starts; later calls do nothing).
+/// libcurl's global state: `curl_global_init` exactly once, before the first handle. Every transfer calls
+/// `Curl.initialize()` first (a thread-safe static initializer; libcurl itself is opened by that first call, see
+/// CShim/curl_loader.c), so a window that never talks to the network never loads libcurl.
 public enum Curl {
     private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 

@@ -38,8 +38,11 @@ final class SoupHTTPServer {
     }
 
     init(routes: Routes, faults: FaultInjector) throws(StartError) {
-        guard let server = faro_soup_server_new() else { throw StartError(description: "cannot create the HTTP server") }
-        self.server = server
+        // soup_server_new is variadic (GObject properties); a server with default properties is the same object.
+        guard let object = g_object_new_with_properties(soup_server_get_type(), 0, nil, nil) else {
+            throw StartError(description: "cannot create the HTTP server")
+        }
+        self.server = UnsafeMutableRawPointer(object).assumingMemoryBound(to: SoupServer.self)
         self.routes = routes
         self.faults = faults
         let callback: SoupServerCallback = { _, message, path, _, user in

@@ -46,6 +46,4 @@ CURLcode faro_curl_easy_setopt_progress_callback(CURL *handle, faro_curl_progres
 CURLcode faro_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode faro_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 
-#include "faro_soup.h"
-
 #endif

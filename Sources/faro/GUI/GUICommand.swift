@@ -33,7 +33,6 @@ enum GUICommand {
             throw CommandFailure(description: "no display to open the window on; for the terminal demo run "
                 + "`faro scan --source demo` (or see `faro --help`)")
         }
-        _ = Curl.initialize()
         let database = try FaroDatabase(path: FaroDatabase.defaultPath())
         let stores = DatabaseStores(database: database)
 
