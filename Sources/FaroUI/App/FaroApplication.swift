@@ -123,6 +123,7 @@ public final class FaroApplication {
     }
 
     private func startup() {
+        IndicatorAssets.install()
         addAction("contact") { [weak self] in self?.showContactForm() }
         addAction("register") { [weak self] in self?.showRegisterForm() }
         addAction("about") { [weak self] in self?.showAbout() }
