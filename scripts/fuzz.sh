@@ -15,9 +15,12 @@ out=build/fuzz
 build() {
     local name="$1"; shift
     mkdir -p "$out/$name/corpus"
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FaroFuzz "$@" -o "$out/$name/fuzz" 2>&1 \
-        | grep -v -E "Cannot export local symbol|^$" || true
-    test -x "$out/$name/fuzz"
+    rm -f "$out/$name/fuzz"  # never fuzz a binary left by an earlier build
+    local status=0
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name FaroFuzz "$@" -o "$out/$name/fuzz" \
+        > "$out/$name/build.log" 2>&1 || status=$?
+    grep -v -E "Cannot export local symbol|^$" "$out/$name/build.log" || true
+    [ "$status" = 0 ] && [ -x "$out/$name/fuzz" ] || { echo "fuzz: $name does not build"; exit 1; }
 }
 
 # run NAME SECONDS DIRS...: a bounded run; a crash prints the log tail and fails.
@@ -36,6 +39,6 @@ run() {
 }
 
 build decoders Sources/FaroCore/Advertisement/*.swift Tests/Fuzz/DecoderFuzz.swift
-build mht Sources/FaroCore/Archive/*.swift Sources/FaroCore/Share/DeviceIDURL.swift Tests/Fuzz/MHTFuzz.swift
+build mht Sources/FaroCore/Archive/*.swift Sources/FaroCore/Share/DeviceIDURL.swift Sources/FaroCore/Text/Trimming.swift Tests/Fuzz/MHTFuzz.swift
 run decoders "$decoder_seconds" Tests/Fuzz/seeds Tests/Fuzz/regressions
 run mht "$mht_seconds" Tests/Fuzz/seeds-mht Tests/Fuzz/regressions-mht

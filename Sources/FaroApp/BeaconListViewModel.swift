@@ -1,5 +1,5 @@
 import FaroCore
-import Foundation
+import FoundationEssentials
 
 /// One row of the beacon list, ready to show: every string already translated and formatted.
 public struct BeaconRowModel: Equatable, Sendable {
@@ -86,7 +86,7 @@ public struct BeaconListViewModel: Equatable, Sendable {
                     unknownTemplate: String) -> BeaconRowModel {
         let title = entry?.titulo ?? "\(beacon.identity.major)/\(beacon.identity.minor)"
         let subtitle = entry?.cliente
-            ?? unknownTemplate.replacingOccurrences(of: "%@", with: beacon.identity.uuid.description)
+            ?? unknownTemplate.replacing("%@", with: beacon.identity.uuid.description)
         let distance = distanceText(beacon.distance)
         let proximity = proximityWords[beacon.proximity] ?? ""
         return BeaconRowModel(

@@ -20,7 +20,7 @@ public struct FormMessages: Equatable, Sendable {
         for problem in errors.problems where byField[problem.field] == nil {
             var text = localize(problem.msgid)
             for argument in problem.arguments {
-                if let range = text.range(of: "%@") { text.replaceSubrange(range, with: argument) }
+                if let range = text.firstRange(of: "%@") { text.replaceSubrange(range, with: argument) }
             }
             byField[problem.field] = text
         }

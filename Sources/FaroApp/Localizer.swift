@@ -14,7 +14,7 @@ public struct Localizer: Sendable {
     public func format(_ msgid: String, _ arguments: String...) -> String {
         var text = translate(msgid)
         for argument in arguments {
-            guard let range = text.range(of: "%@") else { break }
+            guard let range = text.firstRange(of: "%@") else { break }
             text.replaceSubrange(range, with: argument)
         }
         return text

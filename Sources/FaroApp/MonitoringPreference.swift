@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whether background monitoring runs: on, off, or paused until a moment. Persisted as a short string in the
 /// settings table so it survives restarts; the window menu and the tray change it through the same value.

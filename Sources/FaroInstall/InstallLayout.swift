@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where Faro's files are at run time, the same for `faro`, `faro-backend` and the window: an environment
 /// variable first, then the installed layout (`<prefix>/bin/faro` → `<prefix>/share/…`), then the source tree

@@ -1,5 +1,5 @@
 import FaroCore
-import Foundation
+import FoundationEssentials
 
 /// Where and how Faro talks to its backend (PRODUCT.md §12): base URL, optional app key header, table names,
 /// timeouts. HTTPS is required except for loopback addresses; TLS certificates are always verified.
@@ -44,7 +44,7 @@ public struct BackendConfiguration: Sendable, Equatable {
 
     /// Checks and normalises `baseURL` (scheme http/https, a host, no query; http only for loopback).
     public init(baseURL: String, appKey: String? = nil) throws(Problem) {
-        var text = baseURL.trimmingCharacters(in: .whitespaces)
+        var text = baseURL.trimmingWhitespace()
         while text.hasSuffix("/") { text.removeLast() }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host,
               !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else {
@@ -61,7 +61,7 @@ public struct BackendConfiguration: Sendable, Equatable {
 
     /// 127.0.0.0/8, ::1 and localhost.
     public static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let h = host.lowercased().trimming(charactersIn: "[]")
         if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" { return true }
         let parts = h.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }

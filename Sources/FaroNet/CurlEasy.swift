@@ -1,6 +1,7 @@
 internal import CCurl
 internal import CShim
-import Foundation
+import FaroCore
+import FoundationEssentials
 
 /// libcurl's global state: `curl_global_init` exactly once, before the first handle. Every transfer calls
 /// `Curl.initialize()` first (a thread-safe static initializer; libcurl itself is opened by that first call, see
@@ -76,12 +77,12 @@ final class CurlEasy {
             let buffer = Unmanaged<TransferBuffer>.fromOpaque(user).takeUnretainedValue()
             let n = size * count
             let line = String(decoding: UnsafeRawBufferPointer(start: data, count: n), as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+                .trimmingWhitespaceAndNewlines()
             if line.hasPrefix("HTTP/") {
                 buffer.headers = []  // a new response (after 100 Continue): keep only the final one's headers
             } else if let colon = line.firstIndex(of: ":") {
                 buffer.headers.append((String(line[..<colon]),
-                                       String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+                                       String(line[line.index(after: colon)...]).trimmingWhitespace()))
             }
             return n
         }

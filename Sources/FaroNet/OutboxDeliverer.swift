@@ -1,6 +1,6 @@
 import FaroCore
 import FaroStore
-import Foundation
+import FoundationEssentials
 
 /// One pass of outbox delivery, without threads: for each table, send the pending rows in commit order until one
 /// must wait (retry later) — a table never overtakes its own head — and write each result back. A row the backend
@@ -94,7 +94,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
     /// Longest sleep while idle, so rows committed by another process (`faro register`) are picked up.
     private let idleRecheck: Double
 
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var stopping = false
     private var woken = false
     private var retryRequested = false
@@ -123,9 +123,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
         finished = false
         stopping = false
         Curl.initialize()
-        let thread = Thread { [self] in self.threadMain() }
-        thread.name = "faro-outbox"
-        thread.start()
+        DetachedThread.start(name: "faro-outbox") { [self] in self.threadMain() }
     }
 
     /// Asks the thread to stop after the row in flight and waits up to `timeout` seconds for it.

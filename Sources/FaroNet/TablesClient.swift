@@ -1,6 +1,6 @@
 import FaroCore
 import FaroStore
-import Foundation
+import FoundationEssentials
 
 /// A client of the Azure Mobile Apps tables protocol 2.0.0 (PRODUCT.md §12) over libcurl: catalog lookups and
 /// inserts. Each request carries `ZUMO-API-VERSION: 2.0.0` and `Accept: application/json`. Blocking: use it on a
@@ -30,9 +30,7 @@ public final class TablesClient {
     }
 
     static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        PercentEncoding.encodeComponent(text)
     }
 
     /// A raw GET of `url` with the protocol headers.
@@ -66,7 +64,7 @@ public final class TablesClient {
             return text
         }
         let text = String(decoding: response.body.prefix(200), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingWhitespaceAndNewlines()
         return text.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\n" }) ? text : ""
     }
 
@@ -111,7 +109,7 @@ public final class TablesClient {
     /// `CatalogEntry`s. Rows without `cliente`, `titulo` or `url` are skipped; a UUID mismatch is filtered out.
     public func catalog(major: Int, minor: Int, uuid: String? = nil) throws(TablesError) -> [CatalogEntry] {
         var filter = "(major eq \(major)) and (minor eq \(minor))"
-        if let uuid { filter += " and (uuid eq '\(uuid.lowercased().replacingOccurrences(of: "'", with: "''"))')" }
+        if let uuid { filter += " and (uuid eq '\(uuid.lowercased().replacing("'", with: "''"))')" }
         let page = try list(table: configuration.tables.catalog, query: "$filter=" + TablesClient.encode(filter))
         var entries = page.rows.compactMap { row -> CatalogEntry? in
             guard let id = row["id"]?.stringValue, let cliente = row["cliente"]?.stringValue,

@@ -1,5 +1,6 @@
 import FaroCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Faro's local store: the one SQLite database under `$XDG_DATA_HOME/faro/` (file mode 0600, WAL journal, schema
 /// migrated on open), and the repositories over it. Open one per thread; each holds its own connection.
@@ -18,7 +19,7 @@ public final class FaroDatabase {
     public init(path: String, mode: SQLiteConnection.Mode = .readWriteCreate, durable: Bool = true,
                 busyTimeoutMilliseconds: Int32 = 5000) throws(StoreError)
     {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.parentDirectoryPath
         if mode == .readWriteCreate, !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -60,7 +61,7 @@ public final class FaroDatabase {
     /// `$XDG_DATA_HOME/faro` (the XDG rule: an unset, empty or relative value means `$HOME/.local/share`).
     public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/faro" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/faro"
     }
 

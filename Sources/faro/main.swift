@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The `faro` command: the window when called without a command, the terminal front end with one.
 let usage = """
@@ -10,12 +12,12 @@ let usage = """
       \(RangeCommand.usage)
       \(ScanCommand.usage)
       \(RegisterCommand.usage)
-      \(OutboxCommand.usage.replacingOccurrences(of: "\n", with: "\n  "))
+      \(OutboxCommand.usage.replacing("\n", with: "\n  "))
       \(PageCommand.usage)
       \(SaveCommand.usage)
       \(ShowCommand.usage)
       \(ShareCommand.usage)
-      \(BenchCommand.usage.replacingOccurrences(of: "\n", with: "\n  "))
+      \(BenchCommand.usage.replacing("\n", with: "\n  "))
 
     Exit status: 0 success, 1 failure (one line on stderr says why), 2 usage error.
     """

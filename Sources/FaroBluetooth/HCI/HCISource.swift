@@ -1,7 +1,7 @@
 internal import CBluez
 internal import CGio
 import FaroCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Scans with a raw HCI socket through libbluetooth, for hosts without bluetoothd. Needs CAP_NET_RAW.
@@ -159,7 +159,7 @@ final class HCIReader: @unchecked Sendable {
     /// Written by `requestStop`; polled by the reader.
     private let stopReadFD: Int32
     private let stopWriteFD: Int32
-    private let lock = NSLock()
+    private let lock = ConditionLock()
     private var queue: [Item] = []
     private var counters = HCISource.Statistics()
 
@@ -213,19 +213,15 @@ final class HCIReader: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in self.run() }
-        thread.name = "faro-hci"
-        thread.start()
+        DetachedThread.start(name: "faro-hci") { [self] in self.run() }
     }
 
     /// Starts the thread on an open descriptor, skipping the adapter and its commands.
     func start(readingFrom fd: Int32) {
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "faro-hci") { [self] in
             defer { self.post(.finished) }
             self.readEvents(fd)
         }
-        thread.name = "faro-hci"
-        thread.start()
     }
 
     func requestStop() {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One decoded part of an MHT archive: its headers and its body with the transfer encoding undone.
 public struct MHTPart: Sendable, Equatable {
@@ -20,8 +20,8 @@ public struct MHTPart: Sendable, Equatable {
         let type = MIMEHeaderValue(headers["Content-Type"] ?? "text/plain")
         mediaType = type.value.isEmpty ? "text/plain" : type.value
         charset = type.parameters["charset"]
-        contentLocation = headers["Content-Location"].map { $0.trimmingCharacters(in: .whitespaces) }
-        contentID = headers["Content-ID"].map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " <>")) }
+        contentLocation = headers["Content-Location"].map { $0.trimmingWhitespace() }
+        contentID = headers["Content-ID"].map { $0.trimming(charactersIn: " <>") }
     }
 
     /// The body as text in its declared charset.
@@ -57,7 +57,7 @@ public struct MHTArchive: Sendable, Equatable {
     /// The part a reference in the page points at: `cid:` references by Content-ID, others by Content-Location,
     /// resolved against the page's location (or `base`) the way the page's own relative URLs resolve.
     public func resource(for reference: String, base: String? = nil) -> MHTPart? {
-        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        let trimmed = reference.trimmingWhitespace()
         if trimmed.lowercased().hasPrefix("cid:") {
             let id = PercentEncoding.decode(String(trimmed.dropFirst(4)))
             return parts.first { $0.contentID == id }

@@ -30,7 +30,7 @@ public enum MHTReader {
     /// subresource (Chromium's rule).
     static func mainPart(_ parts: [MHTPart], start: String?) -> Int? {
         if let start {
-            let id = start.trimming("<> ")
+            let id = start.trimming(charactersIn: "<> ")
             if let i = parts.firstIndex(where: { $0.contentID == id }) { return i }
         }
         return parts.firstIndex(where: \.isHTML) ?? parts.firstIndex { !$0.isSubresource }
@@ -124,15 +124,5 @@ public enum MHTReader {
             throw .malformedPart(index: index, reason: "unknown Content-Transfer-Encoding \"\(encoding)\"")
         }
         parts.append(MHTPart(headers: headers, body: body))
-    }
-}
-
-extension String {
-    fileprivate func trimming(_ set: String) -> String {
-        let chars = Set(set)
-        var s = Substring(self)
-        while let f = s.first, chars.contains(f) { s.removeFirst() }
-        while let l = s.last, chars.contains(l) { s.removeLast() }
-        return String(s)
     }
 }

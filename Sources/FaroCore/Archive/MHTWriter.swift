@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes MHT archives the way Chromium's "Save as… single file" does (RFC 2557 `multipart/related`, Blink's
 /// header lines, quoted-printable text and base64 binaries, CRLF everywhere), so that Chromium, Edge and Faro's own

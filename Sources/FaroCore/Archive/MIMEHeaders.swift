@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The header block of a MIME entity (an archive or one of its parts): fields in order, looked up by name
 /// without regard to case, folded lines already joined.
@@ -29,8 +29,8 @@ public struct MIMEHeaders: Sendable, Equatable {
             guard !current.isEmpty else { return }
             let line = Charset.headerText(current)
             if let colon = line.firstIndex(of: ":") {
-                let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let name = line[..<colon].trimmingWhitespace()
+                let value = line[line.index(after: colon)...].trimmingWhitespace()
                 if !name.isEmpty { fields.append((name, value)) }
             }
             current.removeAll(keepingCapacity: true)
@@ -92,12 +92,12 @@ public struct MIMEHeaderValue: Sendable, Equatable {
             }
         }
         pieces.append(current)
-        value = (pieces.first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        value = (pieces.first ?? "").trimmingWhitespace().lowercased()
         var parameters: [String: String] = [:]
         for piece in pieces.dropFirst() {
             guard let eq = piece.firstIndex(of: "=") else { continue }
-            let name = piece[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
-            let v = piece[piece.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            let name = piece[..<eq].trimmingWhitespace().lowercased()
+            let v = piece[piece.index(after: eq)...].trimmingWhitespace()
             if !name.isEmpty, parameters[name] == nil { parameters[name] = v }
         }
         self.parameters = parameters
@@ -119,7 +119,7 @@ public enum Charset {
 
     /// The Foundation encoding for an IANA charset name, with the aliases real archives use.
     public static func encoding(named name: String) -> String.Encoding? {
-        let key = name.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")).lowercased()
+        let key = name.trimming(charactersIn: " \"'").lowercased()
         switch key {
         case "utf-8", "utf8": return .utf8
         case "us-ascii", "ascii": return .utf8  // ASCII is a subset; lenient on stray 8-bit bytes below

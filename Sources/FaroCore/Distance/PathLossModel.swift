@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc  // pow
+#endif
 
 /// Turns a (smoothed) RSSI and the beacon's measured power at 1 m into an estimated distance in metres.
 public protocol PathLossModel: Sendable {

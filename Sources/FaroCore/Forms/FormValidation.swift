@@ -45,7 +45,7 @@ public struct FieldProblem: Error, Equatable, Sendable, CustomStringConvertible 
     public var message: String {
         var text = msgid
         for argument in arguments {
-            if let range = text.range(of: "%@") { text.replaceSubrange(range, with: argument) }
+            if let range = text.firstRange(of: "%@") { text.replaceSubrange(range, with: argument) }
         }
         return text
     }

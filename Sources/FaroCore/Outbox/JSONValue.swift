@@ -38,6 +38,14 @@ public enum JSONValue: Sendable, Equatable {
         default: return nil
         }
     }
+    /// Any number as a Double (integers too).
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let n): return Double(n)
+        case .number(let d): return d
+        default: return nil
+        }
+    }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     public var objectMembers: [(String, JSONValue)]? { if case .object(let m) = self { return m } else { return nil } }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the outbox reads the time: seconds since 1970 (UTC). Injected so that backoff and `fechahora` are testable.
 public protocol OutboxClock: Sendable {

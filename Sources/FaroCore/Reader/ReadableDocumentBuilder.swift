@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Size caps that keep a huge page responsive: past them the rest of the page is dropped and a note says so.
 public struct ReaderLimits: Sendable, Equatable {
@@ -48,7 +48,7 @@ public struct ReadableDocumentBuilder {
         init?(_ url: URL) {
             let text = url.absoluteString
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let schemeEnd = text.range(of: "://") else { return nil }
+                  let schemeEnd = text.firstRange(of: "://") else { return nil }
             let afterScheme = text[schemeEnd.upperBound...]
             let hostEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
             origin = String(text[..<hostEnd])
@@ -99,7 +99,7 @@ public struct ReadableDocumentBuilder {
         var title = builder.title
         if title == nil {
             for case .heading(_, let inlines) in blocks {
-                let text = PlainTextRenderer.text(of: inlines).trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = PlainTextRenderer.text(of: inlines).trimmingWhitespaceAndNewlines()
                 if !text.isEmpty { title = text; break }
             }
         }
@@ -112,7 +112,7 @@ public struct ReadableDocumentBuilder {
         guard depth < limits.maxDepth, case .element(let name, let attributes, let children) = node else { return }
         switch name {
         case "title" where title == nil:
-            let text = Self.collapse(Self.rawText(children)).trimmingCharacters(in: .whitespaces)
+            let text = Self.collapse(Self.rawText(children)).trimmingWhitespace()
             if !text.isEmpty { title = text }
         case "base":
             if let href = attributes["href"], let url = URL(string: href, relativeTo: base) { base = url.absoluteURL }
@@ -143,7 +143,7 @@ public struct ReadableDocumentBuilder {
     static func isHidden(_ attributes: [String: String]) -> Bool {
         if attributes["hidden"] != nil { return true }
         if attributes["aria-hidden"]?.lowercased() == "true" { return true }
-        if let style = attributes["style"]?.lowercased().replacingOccurrences(of: " ", with: "") {
+        if let style = attributes["style"]?.lowercased().replacing(" ", with: "") {
             if style.contains("display:none") || style.contains("visibility:hidden") { return true }
         }
         return false
@@ -205,8 +205,8 @@ public struct ReadableDocumentBuilder {
                         item.insert(.paragraph([.anchor(id)]), at: 0)
                     }
                     if !item.isEmpty { items.append(item) }
-                } else if case .text(let text) = child, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                    items.append([.paragraph([.text(Self.collapse(text).trimmingCharacters(in: .whitespaces))])])
+                } else if case .text(let text) = child, !text.trimmingWhitespaceAndNewlines().isEmpty {
+                    items.append([.paragraph([.text(Self.collapse(text).trimmingWhitespace())])])
                 }
             }
             if !items.isEmpty { add(.list(ordered: name == "ol", items: items), to: &out) }
@@ -299,7 +299,7 @@ public struct ReadableDocumentBuilder {
                 acc.append(.lineBreak)
             case "img":
                 if let src = attributes["src"].flatMap({ resolve($0, schemes: ["http", "https", "cid", "data"]) }) {
-                    acc.append(.image(source: src, alt: Self.collapse(attributes["alt"] ?? "").trimmingCharacters(in: .whitespaces)))
+                    acc.append(.image(source: src, alt: Self.collapse(attributes["alt"] ?? "").trimmingWhitespace()))
                 } else if let alt = attributes["alt"], !alt.isEmpty {
                     acc.appendText(alt)
                 }
@@ -343,18 +343,17 @@ public struct ReadableDocumentBuilder {
     }
 
     private func linkTarget(_ href: String) -> String? {
-        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = href.trimmingWhitespaceAndNewlines()
         if trimmed.hasPrefix("#") { return trimmed.count > 1 ? trimmed : nil }
         return resolve(trimmed, schemes: ["http", "https", "mailto", "tel"])
     }
 
     private func resolve(_ reference: String, schemes: Set<String>) -> String? {
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = reference.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { return nil }
         if let fast = Self.resolveSimple(trimmed, base: baseParts, schemes: schemes) { return fast }
         // Real pages carry spaces and non-ASCII in URLs; browsers percent-encode them, so does Faro.
-        let allowed = CharacterSet.urlFragmentAllowed.union(CharacterSet(charactersIn: "#%"))
-        let escaped = trimmed.addingPercentEncoding(withAllowedCharacters: allowed) ?? trimmed
+        let escaped = PercentEncoding.encode(trimmed, keeping: PercentEncoding.isURLReferenceAllowed)
         guard let url = URL(string: trimmed, relativeTo: base) ?? URL(string: escaped, relativeTo: base),
               let scheme = url.absoluteURL.scheme?.lowercased(), schemes.contains(scheme) else { return nil }
         return url.absoluteURL.absoluteString

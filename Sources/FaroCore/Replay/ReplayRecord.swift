@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One line of a replay file (JSON Lines): an advertisement at a time on the recording's clock.
 /// `{"t": 12.345, "address": "C0:FF:EE:00:00:01", "rssi": -67, "kind": "msd", "data": "4c000215…c5"}`
@@ -36,26 +36,26 @@ public struct ReplayError: Error, Equatable, Sendable, CustomStringConvertible {
 public enum ReplayReader {
     /// Parses one line. Blank lines and lines starting with `#` are not records (nil).
     public static func parse(line text: Substring, number: Int) throws(ReplayError) -> ReplayRecord? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
         func fail(_ reason: String) -> ReplayError { ReplayError(line: number, reason: reason) }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)),
-              let fields = object as? [String: Any]
-        else { throw fail("not a JSON object") }
-        guard let t = (fields["t"] as? NSNumber)?.doubleValue, t.isFinite, t >= 0 else {
+        guard let object = try? JSONValue.parse(trimmed), object.objectMembers != nil else {
+            throw fail("not a JSON object")
+        }
+        guard let t = object["t"]?.doubleValue, t.isFinite, t >= 0 else {
             throw fail("\"t\" must be a non-negative number of seconds")
         }
-        guard let addressText = fields["address"] as? String, let address = BluetoothAddress(addressText) else {
+        guard let addressText = object["address"]?.stringValue, let address = BluetoothAddress(addressText) else {
             throw fail("\"address\" must look like C0:FF:EE:00:00:01")
         }
-        guard let rssiNumber = fields["rssi"] as? NSNumber, let rssi = Int8(exactly: rssiNumber.doubleValue) else {
+        guard let rssiNumber = object["rssi"]?.doubleValue, let rssi = Int8(exactly: rssiNumber) else {
             throw fail("\"rssi\" must be a whole number of dBm from -128 to 127")
         }
-        let kindText = fields["kind"] as? String ?? "ad"
+        let kindText = object["kind"]?.stringValue ?? "ad"
         guard let kind = AdvertisementKind(rawValue: kindText) else {
             throw fail("\"kind\" must be ad, msd or hci, not \"\(kindText)\"")
         }
-        guard let hex = fields["data"] as? String else { throw fail("\"data\" must be a hex string") }
+        guard let hex = object["data"]?.stringValue else { throw fail("\"data\" must be a hex string") }
         let data: [UInt8]
         do { data = try Hex.decode(hex) } catch { throw fail("\"data\": \(error)") }
         return ReplayRecord(time: t, address: address, rssi: rssi, kind: kind, data: data)

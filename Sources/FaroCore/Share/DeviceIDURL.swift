@@ -49,20 +49,38 @@ public enum DeviceIDURL {
 public enum PercentEncoding {
     /// Encodes every byte of the UTF-8 form except the unreserved characters `A–Z a–z 0–9 - . _ ~`: safe as a
     /// query value, a path segment or a `mailto:` header value.
-    public static func encodeComponent(_ text: String) -> String {
+    public static func encodeComponent(_ text: String) -> String { encode(text, keeping: isUnreserved) }
+
+    /// Encodes every byte of the UTF-8 form for which `keeping` is false.
+    public static func encode(_ text: String, keeping: (UInt8) -> Bool) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
+            if keeping(byte) {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
+            } else {
                 out += "%" + hexDigit(byte >> 4) + hexDigit(byte & 0x0F)
             }
         }
         return out
+    }
+
+    /// RFC 3986 unreserved characters: `A–Z a–z 0–9 - . _ ~`.
+    public static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+             UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// What may stand unescaped in a whole URL reference: the unreserved characters, the sub-delimiters
+    /// `! $ & ' ( ) * + , ; =`, `: @ / ?`, and `#` and `%` (kept so existing fragments and escapes survive).
+    public static func isURLReferenceAllowed(_ byte: UInt8) -> Bool {
+        isUnreserved(byte) || "!$&'()*+,;=:@/?#%".utf8.contains(byte)
     }
 
     /// Decodes `%XX` escapes (a malformed escape is kept as it is); invalid UTF-8 becomes U+FFFD.

@@ -1,5 +1,5 @@
 import FaroCore
-import Foundation
+import FoundationEssentials
 
 /// "Mis datos de contacto" (§8): one row, kept only on this device.
 public struct ContactProfileRepository {

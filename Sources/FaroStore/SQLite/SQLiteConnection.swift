@@ -1,6 +1,7 @@
 internal import CShim
 internal import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One open SQLite database connection, used from one thread at a time (each thread that needs the store opens its
 /// own). All SQL goes through `prepare` with bound parameters; failures become `StoreError`s that name the file.

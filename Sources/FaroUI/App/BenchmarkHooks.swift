@@ -1,4 +1,5 @@
-import Foundation
+import FaroCore
+import FoundationEssentials
 internal import CGtk
 internal import CShim
 
@@ -145,11 +146,11 @@ private final class StallProbe {
         let sorted = stalls.sorted()
         let sortedBusy = busy.sorted()
         let over = sorted.reduce(0) { $0 + ($1 > 16 ? 1 : 0) }
-        let line = String(format: "stall_p50_ms=%.2f stall_p99_ms=%.2f stall_max_ms=%.2f stall_samples=%d "
-                          + "stall_over_16ms=%d stall_busy_p99_ms=%.2f stall_busy_max_ms=%.2f "
-                          + "stall_warmup_max_ms=%.2f stall_rows=%d\n",
+        let line = String(cFormat: "stall_p50_ms=%.2f stall_p99_ms=%.2f stall_max_ms=%.2f stall_samples=%ld "
+                          + "stall_over_16ms=%ld stall_busy_p99_ms=%.2f stall_busy_max_ms=%.2f "
+                          + "stall_warmup_max_ms=%.2f stall_rows=%ld\n",
                           percentile(sorted, 50), percentile(sorted, 99), sorted.last ?? 0, sorted.count, over,
                           percentile(sortedBusy, 99), sortedBusy.last ?? 0, warmUpMax, window.beacons.shownRows)
-        FileHandle.standardOutput.write(Data(line.utf8))
+        StandardStreams.writeOutput(line)
     }
 }

@@ -1,7 +1,7 @@
 import FaroApp
 import FaroBluetooth
 import FaroCore
-import Foundation
+import FoundationEssentials
 internal import CGtk
 internal import CNotify
 

@@ -1,6 +1,6 @@
 import FaroApp
 import FaroInstall
-import Foundation
+import FoundationEssentials
 internal import CGtk
 
 /// gettext for the GTK layer: the `faro` text domain, bound to the installed or the built translations.

@@ -1,4 +1,5 @@
-import Foundation
+import FaroCore
+import FoundationEssentials
 internal import CGtk
 
 /// "Start at login": the XDG autostart entry `$XDG_CONFIG_HOME/autostart/io.github.faro.Faro.desktop`, which
@@ -38,8 +39,9 @@ enum Autostart {
 
     /// An `Exec` argument quoted as the Desktop Entry spec asks when it holds reserved characters.
     static func quote(_ argument: String) -> String {
-        let reserved = CharacterSet(charactersIn: " \t\n\"'\\><~|&;$*?#()`=%")
-        guard argument.unicodeScalars.contains(where: reserved.contains) else { return argument }
+        let reserved: Set<Character> = [" ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?",
+                                        "#", "(", ")", "`", "=", "%"]
+        guard argument.contains(where: reserved.contains) else { return argument }
         var out = ""
         for c in argument {
             if "\"`$\\".contains(c) { out += "\\\\" }
@@ -52,7 +54,7 @@ enum Autostart {
     static func set(_ enabled: Bool) throws {
         let fm = FileManager.default
         if enabled {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = path.parentDirectoryPath
             try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try entry(executable: executable).write(toFile: path, atomically: true, encoding: .utf8)
         } else if fm.fileExists(atPath: path) {

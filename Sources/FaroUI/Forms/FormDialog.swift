@@ -33,7 +33,7 @@ final class FormDialog {
         let cancel = gtk_dialog_add_button(cast(dialog), I18n.tr("_Cancel"), GTK_RESPONSE_CANCEL.rawValue)
         let ok = gtk_dialog_add_button(cast(dialog), accept, GTK_RESPONSE_ACCEPT.rawValue)
         setAccessibleName(cancel, I18n.tr("Cancel"))
-        setAccessibleName(ok, accept.replacingOccurrences(of: "_", with: ""))
+        setAccessibleName(ok, accept.replacing("_", with: ""))
         gtk_dialog_set_default_response(cast(dialog), GTK_RESPONSE_ACCEPT.rawValue)
         if let ok { gtk_style_context_add_class(gtk_widget_get_style_context(ok), "suggested-action") }
 
@@ -51,7 +51,7 @@ final class FormDialog {
             gtk_entry_set_activates_default(cast(entry), 1)
             gtk_widget_set_hexpand(entry, 1)
             gtk_label_set_mnemonic_widget(cast(label), entry)
-            setAccessibleName(entry, f.label.replacingOccurrences(of: "_", with: ""))
+            setAccessibleName(entry, f.label.replacing("_", with: ""))
             let message = gtk_label_new(nil)
             gtk_label_set_xalign(cast(message), 0)
             gtk_label_set_line_wrap(cast(message), 1)

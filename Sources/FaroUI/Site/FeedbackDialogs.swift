@@ -18,7 +18,7 @@ enum FeedbackDialogs {
         let cancel = gtk_dialog_add_button(cast(d), I18n.tr("_Cancel"), GTK_RESPONSE_CANCEL.rawValue)
         setAccessibleName(cancel, I18n.tr("Cancel"))
         let ok = gtk_dialog_add_button(cast(d), accept, GTK_RESPONSE_ACCEPT.rawValue)
-        setAccessibleName(ok, accept.replacingOccurrences(of: "_", with: ""))
+        setAccessibleName(ok, accept.replacing("_", with: ""))
         if let ok { gtk_style_context_add_class(gtk_widget_get_style_context(ok), "suggested-action") }
         gtk_dialog_set_default_response(cast(d), GTK_RESPONSE_ACCEPT.rawValue)
         return d

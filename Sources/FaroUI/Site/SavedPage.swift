@@ -1,6 +1,6 @@
 import FaroApp
 import FaroCore
-import Foundation
+import FoundationEssentials
 internal import CGtk
 
 /// The "Guardados" page: saved pages (title, business, date saved), opened offline, deleted, exported as `.mht`.
@@ -37,14 +37,21 @@ final class SavedListPage {
         reload()
     }
 
+    /// `seconds` since the epoch as a local date and time with the locale's month name ("29 nov 2026, 17:40");
+    /// the corresponding C function is `g_date_time_format`.
+    static func localDateTime(_ seconds: Double) -> String {
+        guard let time = g_date_time_new_from_unix_local(gint64(seconds)) else { return "" }
+        defer { g_date_time_unref(time) }
+        guard let text = g_date_time_format(time, "%-d %b %Y, %H:%M") else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
     /// Rebuilds the list from the store (it changes only when a page is saved, deleted or the page is shown).
     func reload() {
         for (row, _) in rowIDs { gtk_container_remove(cast(list), row.assumingMemoryBound(to: GtkWidget.self)) }
         rowIDs = [:]
         entries = [:]
-        let formatter = DateFormatter()
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .short
         for entry in services.savedSites() {
             entries[entry.id] = entry
             let row: UnsafeMutablePointer<GtkWidget> = gtk_list_box_row_new()
@@ -53,7 +60,7 @@ final class SavedListPage {
             gtk_container_set_border_width(cast(grid), 8)
             let title = gtk_label_new(nil)
             gtk_label_set_markup(cast(title), "<b>" + escapeMarkup(entry.title) + "</b>")
-            let when = formatter.string(from: Date(timeIntervalSince1970: entry.savedAt))
+            let when = Self.localDateTime(entry.savedAt)
             let detail = gtk_label_new(entry.business + " · " + when)
             gtk_style_context_add_class(gtk_widget_get_style_context(detail), "dim-label")
             for label in [title, detail] {

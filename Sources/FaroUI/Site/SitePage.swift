@@ -1,6 +1,6 @@
 import FaroApp
 import FaroCore
-import Foundation
+import FoundationEssentials
 internal import CGtk
 
 /// The content view of one place: its microsite loaded fresh, with progress, errors with "Reintentar" (and the

@@ -1,5 +1,6 @@
 import FaroCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A saved page opened for reading: the archive and its readable document. Everything comes from the archive's
 /// bytes; nothing is fetched.
@@ -43,15 +44,32 @@ public enum ArchiveOpener {
     }
 
     public static func open(path: String, limits: MHTLimits = .standard) throws(ArchiveOpenError) -> OpenedArchive {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
-        }
-        defer { try? handle.close() }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: Self.reason(errno)) }
+        defer { close(fd) }
         // Read at most one byte past the limit, so a huge file is refused without loading it.
-        let data: Data
-        do { data = try handle.read(upToCount: limits.maxBytes + 1) ?? Data() } catch {
-            throw .unreadable(path: path, reason: "\(error.localizedDescription)")
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= limits.maxBytes {
+            let wanted = min(chunk.count, limits.maxBytes + 1 - bytes.count)
+            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: Self.reason(errno))
+            }
+            if got == 0 { break }
+            bytes += chunk[..<got]
         }
-        return try open(Array(data), limits: limits)
+        return try open(bytes, limits: limits)
+    }
+
+    /// Why a file could not be read, in a few lower-case words.
+    private static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file"
+        case EACCES, EPERM: return "permission denied"
+        case EISDIR: return "it is a folder"
+        default: return String(cString: strerror(code)).lowercased()
+        }
     }
 }

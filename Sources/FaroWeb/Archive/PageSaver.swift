@@ -1,5 +1,5 @@
 import FaroCore
-import Foundation
+import FoundationEssentials
 
 /// A page saved for Guardados: the MHT bytes and what the list shows.
 public struct SavedPage: Sendable {
@@ -118,10 +118,10 @@ public enum ResourceReferences {
         let base = URL(string: baseURL)
         var out: [String] = []
         var rest = Substring(css)
-        while let open = rest.range(of: "url(") {
+        while let open = rest.firstRange(of: "url(") {
             rest = rest[open.upperBound...]
             guard let close = rest.firstIndex(of: ")") else { break }
-            var value = rest[..<close].trimmingCharacters(in: .whitespacesAndNewlines)
+            var value = rest[..<close].trimmingWhitespaceAndNewlines()
             if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
                 value = String(value.dropFirst().dropLast())
             }
@@ -132,7 +132,7 @@ public enum ResourceReferences {
     }
 
     static func absolute(_ reference: String, base: URL?) -> String? {
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = reference.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#"), !trimmed.lowercased().hasPrefix("data:"),
               let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }

@@ -1,6 +1,6 @@
 import CGio
 import FaroCore
-import Foundation
+import FoundationEssentials
 
 /// Why no device id could be found at all (no modem, and no usable machine id).
 public struct DeviceIDError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -114,7 +114,7 @@ public struct DeviceIDResolver: Sendable {
             guard let ident = g_variant_lookup_value(modem, "EquipmentIdentifier", nil) else { continue }
             defer { g_variant_unref(ident) }
             guard String(cString: g_variant_get_type_string(ident)) == "s" else { continue }
-            let value = String(cString: g_variant_get_string(ident, nil)).trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = String(cString: g_variant_get_string(ident, nil)).trimmingWhitespaceAndNewlines()
             if !value.isEmpty { found.append((path, value)) }
         }
         return found.min { Self.modemOrder($0.path, $1.path) }?.id

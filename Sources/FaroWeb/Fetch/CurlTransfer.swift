@@ -1,6 +1,6 @@
 import CCurl
 import CShim
-import Foundation
+import FoundationEssentials
 
 /// libcurl's process-wide setup: `curl_global_init` exactly once, before any transfer (Swift runs a static
 /// `let` initializer once, thread-safely).

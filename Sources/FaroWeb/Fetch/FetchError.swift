@@ -1,4 +1,5 @@
-import Foundation
+import FaroCore
+import FoundationEssentials
 
 /// Why a fetch failed, in words a user can act on; the content view shows `description` with "Reintentar".
 public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -65,16 +66,16 @@ public struct FetchResponse: Sendable, Equatable {
 
     /// The media type without parameters, lower-cased.
     public var mediaType: String? {
-        contentType.map { ($0.split(separator: ";").first.map(String.init) ?? $0).trimmingCharacters(in: .whitespaces).lowercased() }
+        contentType.map { ($0.split(separator: ";").first.map(String.init) ?? $0).trimmingWhitespace().lowercased() }
     }
 
     /// The `charset` parameter of the Content-Type, if any.
     public var charset: String? {
         guard let contentType else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
             if pair.count == 2, pair[0].lowercased() == "charset" {
-                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                return pair[1].trimming(charactersIn: "\"'")
             }
         }
         return nil
@@ -84,7 +85,7 @@ public struct FetchResponse: Sendable, Equatable {
 /// A cancellation flag shared between the UI (which sets it when the user moves on) and a transfer thread (which
 /// checks it from libcurl's progress callback).
 public final class FetchCancellation: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ConditionLock()
     private var cancelled = false
 
     public init() {}

@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import FaroCore
+import FoundationEssentials
 
 /// Loads content the way the content view must (PRODUCT.md §1): from the network only, with
 /// `Cache-Control: no-cache` and `Pragma: no-cache`, a fresh cookie store for every load, no disk cache, redirects
@@ -30,15 +31,13 @@ public struct FreshFetcher: Sendable {
                       completion: @escaping @Sendable (Result<FetchResponse, FetchError>) -> Void) -> FetchTask {
         let task = FetchTask()
         let fetcher = self
-        let thread = Thread {
+        DetachedThread.start(name: "faro-fetch") {
             do throws(FetchError) {
                 completion(.success(try fetcher.fetch(url, cancellation: task.cancellation, progress: progress)))
             } catch {
                 completion(.failure(error))
             }
         }
-        thread.name = "faro-fetch"
-        thread.start()
         return task
     }
 }

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 
 /// Fetches many resources at once with one libcurl multi handle (the images and stylesheets of a page being
 /// saved): every request fresh like the page itself, at most `maxConcurrent` in flight, results by URL.

@@ -1,6 +1,6 @@
 import CXML2
 import FaroCore
-import Foundation
+import FoundationEssentials
 
 /// Parses HTML with libxml2's HTML parser (tolerant of broken markup; the charset from the HTTP header or archive
 /// part when known, else the page's own `<meta charset>`, else libxml2's detection) into FaroCore's `HTMLNode`

@@ -1,5 +1,5 @@
 import FaroCore
-import Foundation
+import FoundationEssentials
 
 /// A microsite loaded for reading: where it came from (without the device id), the response, and its readable
 /// document.
@@ -66,7 +66,7 @@ public struct PageLoader: Sendable {
                       completion: @escaping @Sendable (Result<LoadedPage, FetchError>) -> Void) -> FetchTask {
         let task = FetchTask()
         let loader = self
-        let thread = Thread {
+        DetachedThread.start(name: "faro-page") {
             do throws(FetchError) {
                 completion(.success(try loader.load(url, deviceID: deviceID, images: images, cancellation: task.cancellation,
                                                     progress: progress)))
@@ -74,8 +74,6 @@ public struct PageLoader: Sendable {
                 completion(.failure(error))
             }
         }
-        thread.name = "faro-page"
-        thread.start()
         return task
     }
 }

@@ -1,5 +1,7 @@
 import FaroCore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro bench decode FILE | pipeline | memory`: the measurements behind `make bench`. Each prints `key=value`
 /// pairs that the bench script reads and sets side by side with the reference implementations.
@@ -125,7 +127,7 @@ enum BenchCommand {
         }
         let median = times.sorted()[times.count / 2]
         let n = Double(max(corpus.count, 1))
-        Output.line("adverts_per_s=\(String(format: "%.1f", n / median)) ns_per_advert=\(String(format: "%.3f", median * 1e9 / n))")
+        Output.line("adverts_per_s=\(String(cFormat: "%.1f", n / median)) ns_per_advert=\(String(cFormat: "%.3f", median * 1e9 / n))")
         let uuid = BeaconUUID(high: summary.uuidHigh, low: summary.uuidLow).bytes
         Output.line("valid=\(summary.valid) major_sum=\(summary.majorSum) minor_sum=\(summary.minorSum) "
             + "tx_sum=\(summary.txSum) uuid_xor=\(Hex.encode(uuid))")
@@ -167,7 +169,7 @@ enum BenchCommand {
             check &+= events
         }
         let median = times.sorted()[times.count / 2]
-        Output.line("pipeline_cpu_adverts_per_s=\(String(format: "%.1f", Double(adverts) / median)) beacons=\(beacons) adverts=\(adverts) check=\(check)")
+        Output.line("pipeline_cpu_adverts_per_s=\(String(cFormat: "%.1f", Double(adverts) / median)) beacons=\(beacons) adverts=\(adverts) check=\(check)")
     }
 
     // MARK: memory
@@ -190,7 +192,7 @@ enum BenchCommand {
         }
         let after = ResidentMemory.kilobytes()
         let tracked = pipeline.ranging.count
-        Output.line("memory_beacons=\(tracked) rss_before_kb=\(before) rss_after_kb=\(after) delta_mb=\(String(format: "%.2f", Double(after - before) / 1024))")
+        Output.line("memory_beacons=\(tracked) rss_before_kb=\(before) rss_after_kb=\(after) delta_mb=\(String(cFormat: "%.2f", Double(after - before) / 1024))")
     }
 }
 

@@ -1,5 +1,7 @@
 import FaroCore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro bench distance [--data DIR]`: how far off and how quick each distance strategy is, on recorded RSSI at
 /// known distances and on simulated walkers. Prints one `key altbeacon=… altbeacon_arma=… faro=…` line per metric.
@@ -34,7 +36,7 @@ enum DistanceBench {
         let names = candidates.map(\.name)
         func line(_ key: String, _ values: [Double?], decimals: Int = 3) {
             let parts = zip(names, values).map { name, value in
-                "\(name)=" + (value.map { String(format: "%.\(decimals)f", $0) } ?? "nan")
+                "\(name)=" + (value.map { String(cFormat: "%.\(decimals)f", $0) } ?? "nan")
             }
             Output.line(([key] + parts).joined(separator: " "))
         }
@@ -54,8 +56,8 @@ enum DistanceBench {
                 }
                 pooled[c] += errors[c]
             }
-            let key = dataset.name.replacingOccurrences(of: "-", with: "_")
-            Output.line("distance_real_\(key)_measured_power_dbm=\(String(format: "%.1f", power)) series=\(series.count) scored_ticks=\(errors.first?.count ?? 0)")
+            let key = dataset.name.replacing("-", with: "_")
+            Output.line("distance_real_\(key)_measured_power_dbm=\(String(cFormat: "%.1f", power)) series=\(series.count) scored_ticks=\(errors.first?.count ?? 0)")
             line("distance_real_\(key)_median_error_m", errors.map { DistanceBenchStatistics.median($0) })
         }
         line("distance_real_median_error_m", pooled.map { DistanceBenchStatistics.median($0) })

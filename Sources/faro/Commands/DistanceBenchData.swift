@@ -1,5 +1,7 @@
 import FaroCore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// One recorded stream of a static beacon at a known distance, as the distance benchmark reads it from
 /// `data/evaluation/*.csv` (columns `dataset,series,role,distance_m,time_s,rssi`).
@@ -35,7 +37,7 @@ enum RecordedDataLoader {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".csv") }.sorted()
         } catch {
-            throw CommandFailure(description: "cannot list \(directory): \(error.localizedDescription)")
+            throw CommandFailure(description: "cannot list \(directory): \(error)")
         }
         var byDataset: [String: [String: RecordedSeries]] = [:]
         var order: [String] = []
@@ -46,7 +48,7 @@ enum RecordedDataLoader {
             }
             var lines = text.split(whereSeparator: \.isNewline).makeIterator()
             guard let header = lines.next() else { continue }
-            let columns = header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let columns = header.split(separator: ",").map { $0.trimmingWhitespace() }
             let required = ["dataset", "series", "role", "distance_m", "time_s", "rssi"]
             var index: [String: Int] = [:]
             for column in required {

@@ -1,5 +1,7 @@
 import FaroCore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Uniform and Gaussian draws from the benchmark's seeded SplitMix64, so every run sees the same signal.
 struct SeededNoise {

@@ -1,7 +1,9 @@
 import FaroCore
 import FaroNet
 import FaroStore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro outbox [--json]` lists the pending and refused rows; `faro outbox flush [--timeout SECONDS]
 /// [--backend URL] [--retry-failed]` delivers now and exits 0 when nothing is pending, 1 with the reason.

@@ -1,6 +1,8 @@
 import FaroCore
 import FaroWeb
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro page URL`: fetches a microsite exactly as the content view does (fresh, device id added) and prints its
 /// readable text.
@@ -43,6 +45,6 @@ enum WebSupport {
 
     static func milliseconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        return String(format: "%.2f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+        return String(cFormat: "%.2f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
     }
 }

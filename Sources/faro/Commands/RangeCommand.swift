@@ -1,5 +1,7 @@
 import FaroCore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro range --replay FILE [--json]`: the ranging pipeline over a recording, as fast as it runs, one tick per
 /// second of recording time.

@@ -1,6 +1,8 @@
 import FaroCore
 import FaroStore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro register --nombre N --email E --telefono T`: "Registrar mi negocio" from the terminal. Validated like the
 /// form, committed to the outbox (a row for table `interested`), and the row's client id printed on stdout.

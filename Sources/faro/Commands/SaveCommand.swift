@@ -1,7 +1,9 @@
 import FaroCore
 import FaroStore
 import FaroWeb
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro save URL [-o FILE.mht]`: saves a microsite exactly as "Guardar" does (fresh page, its images and
 /// stylesheets fetched concurrently, a Chromium-compatible MHT without the device id) into Guardados (the SQLite
@@ -28,7 +30,7 @@ enum SaveCommand {
             do {
                 try Data(saved.archive).write(to: URL(fileURLWithPath: output), options: .atomic)
             } catch {
-                throw CommandFailure(description: "cannot write \(output): \(error.localizedDescription)")
+                throw CommandFailure(description: "cannot write \(output): \(error)")
             }
         }
         let database = try OutboxStoreAccess.open()

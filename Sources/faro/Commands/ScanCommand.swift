@@ -1,7 +1,9 @@
 import FaroBluetooth
 import FaroCore
 import FaroInstall
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro scan [--source bluez|hci|replay FILE|demo] …`: the live ranging table, from a radio or a recording.
 enum ScanCommand {
@@ -176,7 +178,10 @@ struct MonotonicClock {
 
     func sleep(until deadline: Double) {
         let wait = deadline - now()
-        if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        guard wait > 0 else { return }
+        var interval = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - wait.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&interval, &remaining) != 0, errno == EINTR { interval = remaining }
     }
 }
 

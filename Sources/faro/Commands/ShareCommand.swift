@@ -1,6 +1,8 @@
 import FaroCore
 import FaroWeb
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro share URL`: prints the share menu's links for a beacon's URL (never with the device id) and, with
 /// `--qr FILE.png`, writes its QR code; `--qr-text` draws the QR code in the terminal.
@@ -24,7 +26,7 @@ enum ShareCommand {
         }
         if let qrFile {
             do { try Data(matrix.png()).write(to: URL(fileURLWithPath: qrFile), options: .atomic) } catch {
-                throw CommandFailure(description: "cannot write \(qrFile): \(error.localizedDescription)")
+                throw CommandFailure(description: "cannot write \(qrFile): \(error)")
             }
         }
         if qrText { Output.line(matrix.terminalText()) }

@@ -1,6 +1,8 @@
 import FaroCore
 import FaroWeb
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro show FILE.mht`: prints the readable text of a saved archive (Faro's, Chrome's, IE's, Word's, …) with no
 /// network access at all: nothing here can fetch.

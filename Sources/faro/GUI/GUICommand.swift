@@ -5,7 +5,9 @@ import FaroNet
 import FaroStore
 import FaroUI
 import FaroWeb
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `faro [--source bluez|hci|replay FILE|demo] [--backend URL] [--demo]`: the window (a GtkApplication).
 /// `--demo` is the offline demo: the demo recording plus a private faro-backend on loopback.
@@ -86,49 +88,83 @@ enum GUICommand {
 /// the demo catalog and microsites, stopped when the window quits.
 final class DemoBackend {
     let url: String
-    private let process: Process
+    private let pid: pid_t
+    /// The read end of the backend's stdout, kept open while it runs so that a later line never meets a closed pipe.
+    private let output: Int32
     private let folder: String
 
-    private init(url: String, process: Process, folder: String) {
+    private init(url: String, pid: pid_t, output: Int32, folder: String) {
         self.url = url
-        self.process = process
+        self.pid = pid
+        self.output = output
         self.folder = folder
     }
 
     static func start() throws -> DemoBackend {
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("faro-backend").path
-        guard FileManager.default.isExecutableFile(atPath: exe) else {
+        guard access(exe, X_OK) == 0 else {
             throw CommandFailure(description: "faro-backend is not next to faro (\(exe)); build it with `swift build`")
         }
-        let folder = NSTemporaryDirectory() + "faro-demo-\(getpid())"
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        let folder = temporary + "/faro-demo-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: exe)
-        var arguments = ["--port", "0", "--database", folder + "/backend.sqlite3"]
+        var arguments = [exe, "--port", "0", "--database", folder + "/backend.sqlite3"]
         if let data = DataDirectory.locate() { arguments += ["--data", data] }
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.standardError
-        try process.run()
-        var buffer = Data()
+
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            throw CommandFailure(description: "cannot start the demo faro-backend: \(String(cString: strerror(errno)))")
+        }
+        // Close-on-exec, so that only the backend's dup2'd stdout stays open in the child.
+        _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], STDOUT_FILENO)
+        // The child starts with no signal blocked, whatever this process blocks.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, exe, &actions, &attributes, argv, environ)
+        close(pipeFDs[1])
+        guard spawned == 0 else {
+            close(pipeFDs[0])
+            throw CommandFailure(description: "cannot start \(exe): \(String(cString: strerror(spawned)))")
+        }
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
+            let got = chunk.withUnsafeMutableBytes { read(pipeFDs[0], $0.baseAddress, $0.count) }
+            if got < 0, errno == EINTR { continue }
+            if got <= 0 { break }
+            buffer += chunk[..<got]
             let text = String(decoding: buffer, as: UTF8.self)
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
-                return DemoBackend(url: String(line.dropFirst("listening on ".count)), process: process, folder: folder)
+                return DemoBackend(url: String(line.dropFirst("listening on ".count)), pid: pid, output: pipeFDs[0],
+                                   folder: folder)
             }
         }
-        process.terminate()
+        close(pipeFDs[0])
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
         throw CommandFailure(description: "the demo faro-backend did not start: \(String(decoding: buffer, as: UTF8.self))")
     }
 
     func stop() {
-        process.terminate()
-        process.waitUntilExit()
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        close(output)
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

@@ -3,7 +3,9 @@ import FaroCore
 import FaroStore
 import FaroUI
 import FaroWeb
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 extension FetchTask: SiteLoad {}
 
@@ -38,7 +40,7 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
               completion: @escaping @MainActor @Sendable (Result<Void, SiteError>) -> Void) {
         let path = databasePath
         let deviceID = deviceID
-        let thread = Thread {
+        DetachedThread.start(name: "faro-save") {
             let result: Result<Void, SiteError>
             do {
                 let page = try PageSaver().save(url, deviceID: deviceID)
@@ -52,8 +54,6 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
             }
             FaroApplication.performOnMain { completion(result) }
         }
-        thread.name = "faro-save"
-        thread.start()
     }
 
     func savedSites() -> [SavedSiteSummary] {

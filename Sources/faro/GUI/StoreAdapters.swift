@@ -2,7 +2,9 @@ import FaroApp
 import FaroCore
 import FaroNet
 import FaroStore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// The GUI's stores over Faro's one SQLite database: contact details, settings and the outbox. Used on the main
 /// thread only (each SQLite write is a short local transaction); delivery runs on the deliverer's own thread.

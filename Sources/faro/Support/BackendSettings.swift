@@ -1,6 +1,8 @@
 import FaroNet
 import FaroStore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Where Faro's backend configuration comes from, the same for every command and the window:
 /// the URL from `--backend`, else `$FARO_BACKEND`, else the saved setting `backend-url`; the optional app key from

@@ -1,15 +1,17 @@
 import FaroCore
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Writing to stdout and stderr unbuffered: every line is one write, so a pipe reader (or a test) sees each tick
 /// as it happens.
 enum Output {
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStreams.writeOutput(text + "\n")
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStreams.writeError(text + "\n")
     }
 }
 
@@ -24,7 +26,7 @@ enum JSON {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
+            case let c where c.value < 0x20: out += String(cFormat: "\\u%04x", c.value)
             default: out.unicodeScalars.append(scalar)
             }
         }
@@ -34,7 +36,7 @@ enum JSON {
     /// A number with at most `decimals` decimals, always with at least one (`12.0`).
     static func number(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "null" }
-        var text = String(format: "%.\(decimals)f", value)
+        var text = String(cFormat: "%.\(decimals)f", value)
         while text.hasSuffix("0"), let dot = text.firstIndex(of: "."), text.index(after: dot) < text.index(before: text.endIndex) {
             text.removeLast()
         }
@@ -80,7 +82,7 @@ enum Table {
     static func tick(_ snapshot: RangingSnapshot, time: Double) -> String {
         var lines = ["t=\(JSON.number(time, decimals: 3))s  \(snapshot.beacons.count) beacon(s) in range"]
         for b in snapshot.beacons {
-            let distance = b.distance.map { "≈ " + String(format: "%.1f", $0) + " m" } ?? "? m"
+            let distance = b.distance.map { "≈ " + String(cFormat: "%.1f", $0) + " m" } ?? "? m"
             let id = "\(b.identity.uuid)  \(b.identity.major)/\(b.identity.minor)"
             lines.append("  \(id)  \(b.address)  \(b.rssi) dBm  \(distance)  \(b.proximity.rawValue)")
         }
