@@ -255,6 +255,9 @@ def scenario_share(app, window):
     print(f"OK share-qr {qr[0].name}", flush=True)
 
 
+CLOSE = {"en": "Close", "es": "Cerrar"}[LANG]
+
+
 def scenario_about(app, window):
     open_menu_item(app, window, TEXT["about"])
     dialog = wait_for("the about dialog", lambda: app.child(roleName="dialog"))
@@ -263,7 +266,9 @@ def scenario_about(app, window):
     if not ids:
         fail(f"no device id in the about dialog: {labels}")
     print(f"OK about-device-id {ids[0]}", flush=True)
-    dialog.keyCombo("Escape")
+    # Its button, not Escape: without a window manager the keyboard goes to whatever window is under the pointer.
+    press(dialog.child(name=CLOSE, roleName="push button"))
+    wait_for("the about dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog"))
 
 
 SCENARIOS = {"share": scenario_share, "about": scenario_about, "site": scenario_site, "send-details": scenario_send_details, "saved": scenario_saved,"beacons": scenario_beacons, "contact": scenario_contact, "register": scenario_register}

@@ -268,19 +268,11 @@ public final class FaroApplication {
         if window == nil, let menu {
             let w = MainWindow(application: app, menu: menu)
             w.beacons.onActivate = { [weak self] identity in self?.openSite(identity) }
-            if let services = environment.site, let feedback = environment.feedback {
-                let site = SitePage(services: services, feedback: feedback)
-                site.onBack = { [weak self] in
-                    self?.sitePage?.leave()
-                    self?.window?.showPage("beacons")
-                }
-                site.onSaved = { [weak self] in self?.savedPage?.reload() }
-                site.onOpenSaved = { [weak self] id in self?.openSaved(id, title: nil) }
+            if let services = environment.site {
+                // The content view is built when a site is first opened (siteView()), not before the first frame.
                 let saved = SavedListPage(services: services)
                 saved.onOpen = { [weak self] entry in self?.openSaved(entry.id, title: entry.title) }
                 w.addPage(saved.root, name: "saved", title: I18n.tr("Saved"))
-                w.addHiddenPage(site.root, name: "site")
-                sitePage = site
                 savedPage = saved
             }
             w.onRetry = { [weak self] in self?.environment.outbox?.retryNow() }
@@ -304,6 +296,22 @@ public final class FaroApplication {
         scheduleTicks()
     }
 
+    /// The content view, built and added to the window the first time a site is opened.
+    private func siteView() -> SitePage? {
+        if let sitePage { return sitePage }
+        guard let window, let services = environment.site, let feedback = environment.feedback else { return nil }
+        let site = SitePage(services: services, feedback: feedback)
+        site.onBack = { [weak self] in
+            self?.sitePage?.leave()
+            self?.window?.showPage("beacons")
+        }
+        site.onSaved = { [weak self] in self?.savedPage?.reload() }
+        site.onOpenSaved = { [weak self] id in self?.openSaved(id, title: nil) }
+        window.addHiddenPage(site.root, name: "site")
+        sitePage = site
+        return site
+    }
+
     /// Opens a place's microsite in the content view (catalogued beacons only: others have no site).
     private func openSite(_ identity: BeaconIdentity) {
         guard let place = catalog[identity] else {
@@ -315,13 +323,13 @@ public final class FaroApplication {
 
     private func openPlace(_ place: CatalogPlace) {
         showBeacons()
-        guard let sitePage else { return }
+        guard let sitePage = siteView() else { return }
         window?.showPage("site")
         sitePage.open(place)
     }
 
     private func openSaved(_ id: Int64, title: String?) {
-        guard let services = environment.site, let sitePage else { return }
+        guard let services = environment.site, let sitePage = siteView() else { return }
         do {
             let site = try services.openSaved(id)
             let name = title ?? services.savedSites().first { $0.id == id }?.title ?? site.url

@@ -13,6 +13,8 @@ final class SavedListPage {
     /// A saved page was chosen.
     var onOpen: (SavedSiteSummary) -> Void = { _ in }
     private var entries: [Int64: SavedSiteSummary] = [:]
+    /// Whether the list was read from the store yet: it is read when the page is first shown.
+    private var loaded = false
 
     init(services: any SiteServices) {
         self.services = services
@@ -34,7 +36,10 @@ final class SavedListPage {
             guard let self, let row, let id = self.rowIDs[row], let entry = self.entries[id] else { return }
             self.onOpen(entry)
         })
-        reload()
+        Signal.connect(root, "map") { [weak self] in
+            guard let self, !self.loaded else { return }
+            self.reload()
+        }
     }
 
     /// `seconds` since the epoch as a local date and time with the locale's month name ("29 nov 2026, 17:40");
@@ -49,6 +54,7 @@ final class SavedListPage {
 
     /// Rebuilds the list from the store (it changes only when a page is saved, deleted or the page is shown).
     func reload() {
+        loaded = true
         for (row, _) in rowIDs { gtk_container_remove(cast(list), row.assumingMemoryBound(to: GtkWidget.self)) }
         rowIDs = [:]
         entries = [:]

@@ -18,7 +18,8 @@ final class MainWindow {
     init(application: UnsafeMutablePointer<GtkApplication>, menu: UnsafeMutablePointer<GMenuModel>) {
         window = gtk_application_window_new(application)
         gtk_window_set_title(cast(window), "Faro")
-        gtk_window_set_default_size(cast(window), 440, 620)
+        // Wide enough for the content view's action bar, so opening a site does not widen the window.
+        gtk_window_set_default_size(cast(window), 600, 640)
         gtk_window_set_icon_name(cast(window), FaroApplication.appID)
         setAccessibleName(window, "Faro")
 
@@ -44,6 +45,8 @@ final class MainWindow {
 
         status = gtk_label_new(nil)
         gtk_label_set_xalign(cast(status), 0)
+        // A long list of nearby places wraps instead of widening the window.
+        gtk_label_set_line_wrap(cast(status), 1)
         gtk_widget_set_margin_start(status, 12)
         gtk_widget_set_margin_end(status, 12)
         gtk_widget_set_margin_top(status, 4)
@@ -69,7 +72,9 @@ final class MainWindow {
         gtk_box_pack_end(cast(box), status, 0, 0, 0)
         gtk_box_pack_end(cast(box), outboxBar, 0, 0, 0)
         gtk_container_add(cast(window), box)
-        gtk_widget_show_all(window)
+        // Everything but the toplevel: present() maps the window once, with all its pages in place.
+        gtk_widget_show_all(box)
+        gtk_widget_show_all(header)
         Signal.connect(retry, "clicked") { [weak self] in self?.onRetry() }
     }
 
