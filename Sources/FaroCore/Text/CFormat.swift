@@ -4,7 +4,7 @@ import Glibc
 
 extension String {
     /// Text formatted by the C library's printf rules (`%.2f`, `%04x`, `%d` …), as Foundation's
-    /// `String(format:)` does for these conversions; `%@` is not supported. The corresponding C function is
+    /// `String(format:)` does for these conversions (numbers: pass Int with `%ld`); `%@` and `%s` are not supported. The corresponding C function is
     /// `vsnprintf`.
     public init(cFormat format: String, _ arguments: CVarArg...) {
         self = withVaList(arguments) { list in

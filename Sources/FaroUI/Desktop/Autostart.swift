@@ -56,7 +56,7 @@ enum Autostart {
         if enabled {
             let folder = path.parentDirectoryPath
             try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try entry(executable: executable).write(toFile: path, atomically: true, encoding: .utf8)
+            try AtomicFile.write(Array(entry(executable: executable).utf8), to: path)
         } else if fm.fileExists(atPath: path) {
             try fm.removeItem(atPath: path)
         }

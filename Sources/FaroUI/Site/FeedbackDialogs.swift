@@ -114,6 +114,24 @@ enum FeedbackDialogs {
         gtk_widget_show_all(d)
     }
 
+    /// Says what went wrong with something the user asked for (an export, a delete), with a Close button.
+    static func problem(parent: UnsafeMutablePointer<GtkWidget>, title: String, detail: String) {
+        let d = gtk_dialog_new()
+        gtk_window_set_title(cast(d), title)
+        if let top = gtk_widget_get_toplevel(parent) { gtk_window_set_transient_for(cast(d), cast(top)) }
+        gtk_window_set_modal(cast(d), 1)
+        let close = gtk_dialog_add_button(cast(d), I18n.tr("_Close"), GTK_RESPONSE_CLOSE.rawValue)
+        setAccessibleName(close, I18n.tr("Close"))
+        let label = gtk_label_new(detail)
+        gtk_label_set_line_wrap(cast(label), 1)
+        gtk_label_set_selectable(cast(label), 1)
+        gtk_label_set_max_width_chars(cast(label), 50)
+        gtk_container_set_border_width(cast(d), 12)
+        gtk_box_pack_start(cast(gtk_dialog_get_content_area(cast(d))), label, 1, 1, 6)
+        Signal.connect(d, "response", int: { _ in gtk_widget_destroy(d) })
+        gtk_widget_show_all(d)
+    }
+
     /// The QR code of the shared link, drawn large enough for a phone camera.
     static func qr(parent: UnsafeMutablePointer<GtkWidget>, matrix: QRMatrix, url: String) {
         let d = gtk_dialog_new()

@@ -92,9 +92,12 @@ final class SavedListPage {
             rowIDs[UnsafeMutableRawPointer(row)] = entry.id
             gtk_container_add(cast(list), row)
             Signal.connect(open, "clicked") { [weak self] in self?.onOpen(entry) }
-            Signal.connect(delete, "clicked") { [weak self] in
+            Signal.connect(delete, "clicked") { [weak self] () -> Void in
                 guard let self else { return }
-                try? self.services.deleteSaved(entry.id)
+                do throws(SiteError) { try self.services.deleteSaved(entry.id) } catch {
+                    FeedbackDialogs.problem(parent: self.root, title: I18n.tr("The page was not deleted"),
+                                            detail: error.description)
+                }
                 self.reload()
             }
             Signal.connect(export, "clicked") { [weak self] in self?.export(entry) }
@@ -114,7 +117,12 @@ final class SavedListPage {
             if response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_filename(fileChooser) {
                 let path = String(cString: file)
                 g_free(file)
-                try? self?.services.exportSaved(entry.id, to: path)
+                if let self {
+                    do throws(SiteError) { try self.services.exportSaved(entry.id, to: path) } catch {
+                        FeedbackDialogs.problem(parent: self.root, title: I18n.tr("The page was not exported"),
+                                                detail: error.description)
+                    }
+                }
             }
             g_object_unref(UnsafeMutableRawPointer(fileChooser))
         })

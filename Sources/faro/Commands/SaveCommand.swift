@@ -27,10 +27,8 @@ enum SaveCommand {
         }
         let elapsed = ContinuousClock.now - started
         if let output {
-            do {
-                try Data(saved.archive).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw CommandFailure(description: "cannot write \(output): \(error)")
+            do { try AtomicFile.write(saved.archive, to: output) } catch {
+                throw CommandFailure(description: error.description)
             }
         }
         let database = try OutboxStoreAccess.open()

@@ -25,8 +25,8 @@ enum ShareCommand {
             throw CommandFailure(description: error.description)
         }
         if let qrFile {
-            do { try Data(matrix.png()).write(to: URL(fileURLWithPath: qrFile), options: .atomic) } catch {
-                throw CommandFailure(description: "cannot write \(qrFile): \(error)")
+            do { try AtomicFile.write(matrix.png(), to: qrFile) } catch {
+                throw CommandFailure(description: error.description)
             }
         }
         if qrText { Output.line(matrix.terminalText()) }

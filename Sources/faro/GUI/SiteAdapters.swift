@@ -83,9 +83,11 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
     func exportSaved(_ id: Int64, to path: String) throws(SiteError) {
         do {
             guard let bytes = try database.savedPages.archive(id: id) else { throw SiteError("that saved page is gone") }
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try AtomicFile.write(bytes, to: path)
         } catch let error as SiteError {
             throw error
+        } catch let error as FileWriteError {
+            throw SiteError(error.description)
         } catch {
             throw SiteError("\(error)")
         }

@@ -1,0 +1,89 @@
+import FaroCore
+import FoundationEssentials
+import Glibc
+import Testing
+
+/// The small pieces that stand in for Foundation APIs FoundationEssentials lacks.
+@Suite("Platform and text helpers")
+struct PlatformTests {
+    @Test func trimmingMatchesFoundationsCharacterSets() {
+        #expect(" \t a b \t ".trimmingWhitespace() == "a b")
+        #expect("\u{00A0}x\u{2003}".trimmingWhitespace() == "x")  // no-break space and em space are Zs
+        #expect("\n a \n".trimmingWhitespace() == "\n a \n")       // line breaks are not .whitespaces
+        #expect("\n\t a \r\n".trimmingWhitespaceAndNewlines() == "a")
+        #expect("<id@x>".trimming(charactersIn: "<> ") == "id@x")
+        #expect("   ".trimmingWhitespace() == "")
+        #expect(Substring("  y ").trimmingWhitespace() == "y")
+    }
+
+    @Test func cFormatFollowsPrintf() {
+        #expect(String(cFormat: "%.2f", 0.125) == "0.12")  // printf rounds the exact binary value half to even
+        #expect(String(cFormat: "%.1f m", 2.44) == "2.4 m")
+        #expect(String(cFormat: "\\u%04x", UInt32(0x1f)) == "\\u001f")
+        #expect(String(cFormat: "%ld/%ld", 3, 40) == "3/40")
+        let long = String(cFormat: "%0300ld!", 7)  // longer than the first buffer
+        #expect(long.count == 301 && long.hasSuffix("7!") && long.hasPrefix("000"))
+    }
+
+    @Test func parentDirectoryIsTheFolderPart() {
+        #expect("/a/b/c.db".parentDirectoryPath == "/a/b")
+        #expect("/c.db".parentDirectoryPath == "/")
+        #expect("c.db".parentDirectoryPath == "")
+        #expect("/a/b/".parentDirectoryPath == "/a")
+        #expect("a//b".parentDirectoryPath == "a")
+    }
+
+    @Test func aDetachedThreadRunsAndIsNamed() {
+        let lock = ConditionLock()
+        nonisolated(unsafe) var name = ""
+        nonisolated(unsafe) var done = false
+        #expect(DetachedThread.start(name: "faro-test-thread") {
+            var buffer = [CChar](repeating: 0, count: 32)
+            let fd = open("/proc/thread-self/comm", O_RDONLY)
+            if fd >= 0 { _ = read(fd, &buffer, 31); close(fd) }
+            lock.withLock {
+                name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                done = true
+                lock.broadcast()
+            }
+        })
+        lock.lock()
+        while !done, lock.wait(until: Date().addingTimeInterval(10)) {}
+        lock.unlock()
+        #expect(done)
+        #expect(name.trimmingWhitespaceAndNewlines() == "faro-test-threa")  // Linux keeps 15 bytes
+    }
+
+    @Test func aConditionWaitTimesOutAtItsDeadline() {
+        let lock = ConditionLock()
+        let start = Date()
+        lock.lock()
+        let woken = lock.wait(until: start.addingTimeInterval(0.05))
+        lock.unlock()
+        #expect(!woken)
+        #expect(Date().timeIntervalSince(start) >= 0.04)
+    }
+
+    @Test func anAtomicWriteReplacesTheFileOrLeavesItAlone() throws {
+        let folder = "/tmp/faro-atomic-\(getpid())"
+        mkdir(folder, 0o700)
+        defer {
+            unlink(folder + "/page.mht")
+            rmdir(folder)
+        }
+        let path = folder + "/page.mht"
+        try AtomicFile.write(Array("first".utf8), to: path)
+        try AtomicFile.write(Array("second".utf8), to: path)
+        #expect(FileManager.default.contents(atPath: path) == Data("second".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["page.mht"])  // no part file left
+
+        #expect(throws: FileWriteError(path: folder + "/missing/x.mht", reason: "no such folder")) {
+            try AtomicFile.write([1, 2, 3], to: folder + "/missing/x.mht")
+        }
+        // A target that cannot be replaced (a folder in its place) is left alone, and so is the folder.
+        mkdir(folder + "/busy", 0o700)
+        defer { rmdir(folder + "/busy") }
+        #expect(throws: FileWriteError.self) { try AtomicFile.write([1], to: folder + "/busy") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["busy", "page.mht"])
+    }
+}
