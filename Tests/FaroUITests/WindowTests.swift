@@ -94,8 +94,49 @@ struct WindowTests {
         try "[Settings]\ngtk-enable-animations=false\n".write(toFile: data.file("config/gtk-3.0/settings.ini"),
                                                               atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: data.file("home"), withIntermediateDirectories: true)
+        try installBrowser(in: data)
+        env["FARO_UI_OPENED"] = data.file("opened-urls")
+        env["FARO_UI_EXPORT_TO"] = data.file("exports/saved-page.mht")
         env["FARO_UI_LINGER"] = String(linger)
+        env["FARO_UI_STOP"] = data.file("stop-lingering")
         return try ChildProcess(Paths.packageRoot + "/Tests/UI/run-scenario.sh", scenarios, environment: env)
+    }
+
+    /// The desktop's default browser for http and https, as GIO finds it (XDG_DATA_HOME/applications and
+    /// XDG_CONFIG_HOME/mimeapps.list): a script that appends each URL it is given to `opened-urls`, so no real
+    /// browser starts and a test can read what the app opened.
+    func installBrowser(in data: TemporaryDirectory) throws {
+        let recorder = data.file("browser.sh")
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(data.file("opened-urls"))'\n"
+            .write(toFile: recorder, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder)
+        try FileManager.default.createDirectory(atPath: data.file("data/applications"), withIntermediateDirectories: true)
+        try """
+            [Desktop Entry]
+            Type=Application
+            Name=Test browser
+            Exec=\(recorder) %u
+            MimeType=x-scheme-handler/http;x-scheme-handler/https;
+            NoDisplay=true
+
+            """.write(toFile: data.file("data/applications/faro-test-browser.desktop"), atomically: true, encoding: .utf8)
+        try """
+            [Default Applications]
+            x-scheme-handler/http=faro-test-browser.desktop
+            x-scheme-handler/https=faro-test-browser.desktop
+
+            """.write(toFile: data.file("config/mimeapps.list"), atomically: true, encoding: .utf8)
+    }
+
+    /// The URLs the app handed to the browser, in order.
+    func openedURLs(_ data: TemporaryDirectory) -> [String] {
+        let recorded = (try? String(contentsOfFile: data.file("opened-urls"), encoding: .utf8)) ?? ""
+        return recorded.split(separator: "\n").map(String.init)
+    }
+
+    /// Ends a driver's linger early: the test has seen what it waited for.
+    func stopLingering(_ data: TemporaryDirectory) {
+        FileManager.default.createFile(atPath: data.file("stop-lingering"), contents: nil)
     }
 
     @Test(arguments: ["en", "es"])
@@ -133,6 +174,7 @@ struct WindowTests {
             rows = try backend.rows("interested")
             if rows.isEmpty { Thread.sleep(forTimeInterval: 0.1) }
         }
+        stopLingering(data)
         #expect(driver.wait(timeout: 60) == 0, "\(driver.stdout)\(driver.stderr)")
         let arrived = try #require(rows.first)
         #expect(rows.count == 1)
@@ -141,11 +183,14 @@ struct WindowTests {
         #expect(arrived["telefono"] as? String == "5512345678")
     }
 
-    @Test func aSiteLoadsFreshIsSavedRatedAndOpensOfflineFromGuardados() throws {
+    /// In both languages: the scenario finds every control, dialog and message by its translated name ("Save page",
+    /// "Rate site", "Saved", "(saved copy)"… / "Guardar página", "Calificar sitio", "Guardados", "(copia guardada)"…).
+    @Test(arguments: ["en", "es"])
+    func aSiteLoadsFreshIsSavedRatedAndOpensOfflineFromGuardados(_ language: String) throws {
         var backend: Backend? = try Backend()
         let url = try #require(backend?.url)
         let data = try TemporaryDirectory("faro-ui")
-        let driver = try start(["site"], language: "es", backend: try #require(backend), data: data, linger: 12)
+        let driver = try start(["site"], language: language, backend: try #require(backend), data: data, linger: 12)
         let rated = driver.waitForLine(timeout: 150) { $0.hasPrefix("OK site-rated") }
         #expect(rated != nil, "\(driver.stdout)\(driver.stderr)")
         // Every microsite request was fresh: no-cache headers, the device id, and no cookie from earlier loads
@@ -167,16 +212,69 @@ struct WindowTests {
         #expect((ratings.first?["imei"] as? String ?? "").count >= 15)
         #expect(ratings.first?["cliente"] as? String != nil)
         #expect(((ratings.first?["fechahora"] as? String) ?? "").hasSuffix("Z"))
+        stopLingering(data)
         #expect(driver.wait(timeout: 60) == 0, "\(driver.stdout)\(driver.stderr)")
         // The backend goes away: Guardados still opens the page.
         backend = nil
         #expect(try ChildProcess.run("/usr/bin/curl", ["-s", "-m", "2", url + "/sitios/"]).status != 0)
-        let offline = try drive(["saved"], language: "es", backendURL: url, data: data)
+        let offline = try drive(["saved"], language: language, backendURL: url, data: data)
         #expect(offline.status == 0, "\(offline.output)")
         #expect(offline.output.contains("OK saved-opened-offline"))
         #expect(offline.output.contains("OK saved-deleted"))
         let left = try ChildProcess.run("/usr/bin/sqlite3", [data.file("data/faro/faro.sqlite3"), "SELECT count(*) FROM saved_pages"])
         #expect(left.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    /// Links in a microsite's text go to the desktop's browser (here the recording stand-in), by a click and by
+    /// Enter at the cursor; the content view does not load them itself, and they never carry the device id.
+    @Test func linksInASiteOpenInTheBrowserOnClickAndOnEnter() throws {
+        let backend = try Backend()
+        let data = try TemporaryDirectory("faro-ui")
+        let r = try drive(["links"], language: "es", backend: backend, data: data)
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.output.contains("OK link-enter"))
+        #expect(r.output.contains("OK link-click"))
+        // Enter on plain text opened nothing; each link opened once, absolute (the in-site one resolved against the
+        // page) and without the device id the page itself was loaded with.
+        #expect(openedURLs(data) == ["https://cafelaparroquia.example/pedidos",
+                                     backend.url + "/sitios/libreria-el-pendulo/"])
+        let requests = try backend.siteRequests()
+        let cafe = requests.filter { $0["path"] as? String == "/sitios/cafe-la-parroquia" }
+        #expect(cafe.count == 1)
+        #expect(cafe.allSatisfy { ($0["query"] as? String ?? "").contains("imei=") }, "\(cafe)")
+        #expect(!requests.contains { ($0["path"] as? String ?? "").hasPrefix("/sitios/libreria-el-pendulo") }, "\(requests)")
+    }
+
+    /// "Export…" in Guardados, through the real file chooser: a path typed into its name field, "Export", and the
+    /// file is the stored archive, a Chromium-style MHT with the page in it.
+    @Test func aSavedPageIsExportedThroughTheFileChooser() throws {
+        let backend = try Backend()
+        let data = try TemporaryDirectory("faro-ui")
+        // Guardados holds a page, saved by `faro save` into the same data folder (and to a reference copy).
+        let page = backend.url + "/sitios/cafe-la-parroquia/"
+        let saved = try ChildProcess.run(Paths.executable("faro"), ["save", page, "--business", "Café La Parroquia",
+                                                                    "-o", data.file("reference.mht")],
+                                         environment: data.xdgEnvironment)
+        try #require(saved.status == 0, "\(saved.stderr)")
+        try FileManager.default.createDirectory(atPath: data.file("exports"), withIntermediateDirectories: true)
+        let r = try drive(["export"], language: "en", backend: backend, data: data)
+        #expect(r.status == 0, "\(r.output)")
+        // The chooser suggested the page's title as the file name.
+        #expect(r.output.contains("OK export-suggested Café-de-olla-y-pan-dulce---Café-La-Parroquia.mht"), "\(r.output)")
+        let exported = try #require(FileManager.default.contents(atPath: data.file("exports/saved-page.mht")))
+        #expect(exported == FileManager.default.contents(atPath: data.file("reference.mht")))
+        let head = String(decoding: exported.prefix(600), as: UTF8.self)
+        #expect(head.hasPrefix("From: <Saved by Blink>\r\n"), "\(head)")
+        #expect(head.contains("Snapshot-Content-Location: \(page)\r\n"), "\(head)")
+        #expect(head.contains("Content-Type: multipart/related;"), "\(head)")
+        let text = String(decoding: exported, as: UTF8.self)
+        #expect(text.contains("Content-Type: text/html"))
+        #expect(text.contains("<h1>Caf=C3=A9 La Parroquia</h1>"))
+        // And it reads back, with no network, as the page.
+        let shown = try ChildProcess.run(Paths.executable("faro"), ["show", data.file("exports/saved-page.mht")],
+                                         environment: data.xdgEnvironment)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("Café de olla con canela y piloncillo"), "\(shown.stdout)")
     }
 
     @Test func sendMyDetailsIsOfferedOnlyWithContactDetailsAndOnlyOnce() throws {
@@ -186,6 +284,7 @@ struct WindowTests {
         let sent = driver.waitForLine(timeout: 150) { $0.hasPrefix("OK details-sent") }
         #expect(sent != nil, "\(driver.stdout)\(driver.stderr)")
         let rows = try backend.waitForRows("contactame")
+        stopLingering(data)
         let row = try #require(rows.first)
         #expect(rows.count == 1)
         #expect(row["nombrecontacto"] as? String == "Ana López")

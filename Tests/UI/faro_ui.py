@@ -4,7 +4,9 @@
 Run by Tests/UI/run-scenario.sh inside a private X server and session bus; started by the Swift UI tests
 (Tests/FaroUITests). Prints `OK <scenario> ...` lines on success; any failure raises and exits non-zero with the
 reason. Environment: FARO (the faro binary), FARO_ARGS (its GUI arguments), SHOTS (screenshot folder), FARO_LANG
-(es|en), plus XDG_* folders for the app's data.
+(es|en), plus XDG_* folders for the app's data; FARO_UI_OPENED (the file where the test's stand-in browser writes
+the URLs it is given), FARO_UI_EXPORT_TO (where "export" saves), FARO_UI_LINGER (seconds to keep the app running
+after the scenarios) and FARO_UI_STOP (a file whose appearance ends that wait early).
 """
 import os
 import re
@@ -21,7 +23,8 @@ config.config.searchShowingOnly = True
 config.config.defaultDelay = 0.2
 config.config.searchBackoffDuration = 0.2
 config.config.searchCutoffCount = 25
-from dogtail import tree  # noqa: E402  (must come after the config)
+from dogtail import rawinput, tree  # noqa: E402  (must come after the config)
+import pyatspi  # noqa: E402
 
 LANG = os.environ.get("FARO_LANG", "en")
 TEXT = {
@@ -35,7 +38,9 @@ TEXT = {
            "send_details": "Send my details", "details_sent": "Details sent", "comment": "Comment (optional)",
            "saved_tab": "Saved", "back": "Back to the beacons", "unknown": "Unknown beacon",
            "saved_list": "Saved pages", "open_prefix": "Open ", "share": "Share", "copy_link": "Copy link",
-           "qr": "QR code", "qr_of": "QR code of ", "delete_prefix": "Delete "},
+           "qr": "QR code", "qr_of": "QR code of ", "delete_prefix": "Delete ",
+           "thanks": "Thank you: you rated this site 4 of 5.", "saved_copy": "(saved copy)",
+           "export_prefix": "Export ", "export_title": "Export saved page", "export": "Export"},
     "es": {"menu": "Menú principal", "contact": "Mis datos de contacto", "register": "Registrar mi negocio",
            "name": "Nombre", "email": "Email", "phone": "Teléfono", "company": "Empresa", "save": "Guardar",
            "send": "Enviar", "digits": "10 dígitos",
@@ -46,7 +51,9 @@ TEXT = {
            "four": "4 estrellas", "send_rating": "Enviar calificación", "send_details": "Enviar mis datos",
            "details_sent": "Datos enviados", "comment": "Comentario (opcional)", "saved_tab": "Guardados",
            "back": "Volver a los beacons", "unknown": "Beacon desconocido", "saved_list": "Páginas guardadas", "open_prefix": "Abrir ", "share": "Compartir",
-           "copy_link": "Copiar enlace", "qr": "Código QR", "qr_of": "Código QR de ", "delete_prefix": "Eliminar "},
+           "copy_link": "Copiar enlace", "qr": "Código QR", "qr_of": "Código QR de ", "delete_prefix": "Eliminar ",
+           "thanks": "Gracias: calificaste este sitio con 4 de 5.", "saved_copy": "(copia guardada)",
+           "export_prefix": "Exportar ", "export_title": "Exportar página guardada", "export": "Exportar"},
 }[LANG]
 
 
@@ -170,12 +177,30 @@ def scenario_register(app, window):
     print("OK registration-submitted", flush=True)
 
 
-def open_first_site(app, window):
-    rows = wait_for("a catalogued beacon", lambda: [r for r in beacon_rows(window) if TEXT["unknown"] not in r.name])
-    name = rows[0].name
-    rows[0].click()
-    view = wait_for("the site content", lambda: (v := window.child(name=TEXT["content"], roleName="text")) and
-                    len(v.text.strip()) > 20 and v)
+def content_view(window):
+    """The site page's text view, or None while the site page is not shown."""
+    found = window.findChildren(lambda n: n.roleName == "text" and n.name == TEXT["content"] and n.showing)
+    return found[0] if found else None
+
+
+def open_first_site(app, window, business=None):
+    """Opens the nearest catalogued place (or the nearest row of `business`) with a click and waits for its text.
+    The list re-sorts while the first distances settle, so the row can move from under the pointer between being
+    found and the click landing on another row (one not in the catalog yet opens nothing): then it clicks again."""
+    for attempt in range(3):
+        rows = wait_for(f"a catalogued beacon{' of ' + business if business else ''}", lambda: [
+            r for r in beacon_rows(window) if TEXT["unknown"] not in r.name and (business is None or business in r.name)])
+        name = rows[0].name
+        rows[0].click()
+        deadline = time.time() + 5
+        while time.time() < deadline and not content_view(window):
+            time.sleep(0.2)
+        if content_view(window):
+            break
+        print(f"RETRY site-open {name.split(',')[0]}: the click opened nothing", flush=True)
+    view = wait_for("the site content", lambda: (v := content_view(window)) and len(v.text.strip()) > 20 and v)
+    if business and business not in view.text:
+        fail(f"the click opened another place than {business}: {view.text[:60]!r}")
     print(f"OK site-opened {name.split(',')[0]} chars={len(view.text)}", flush=True)
     return view
 
@@ -198,6 +223,7 @@ def scenario_site(app, window):
     wait_for("the rating dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == TEXT["rate"]))
     wait_for("'Rate site' to be hidden", lambda: not window.findChildren(
         lambda n: n.roleName == "push button" and n.name == TEXT["rate"] and n.showing))
+    wait_for("the thank-you note", lambda: window.child(name=TEXT["thanks"], roleName="label"))
     print(f"OK site-rated text={view.text[:40]!r}", flush=True)
 
 
@@ -223,6 +249,8 @@ def scenario_saved(app, window):
     press(opener[0])
     view = wait_for("the saved copy's text", lambda: (v := window.child(name=TEXT["content"], roleName="text")) and
                     len(v.text.strip()) > 20 and v)
+    wait_for("the saved copy's heading", lambda: window.findChildren(
+        lambda n: n.roleName == "label" and (n.name or "").endswith(TEXT["saved_copy"])))
     screenshot(window, f"saved-{LANG}")
     print(f"OK saved-opened-offline chars={len(view.text)}", flush=True)
     # Back to Guardados: delete it, and the list says it is empty.
@@ -271,7 +299,57 @@ def scenario_about(app, window):
     wait_for("the about dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog"))
 
 
-SCENARIOS = {"share": scenario_share, "about": scenario_about, "site": scenario_site, "send-details": scenario_send_details, "saved": scenario_saved,"beacons": scenario_beacons, "contact": scenario_contact, "register": scenario_register}
+def opened_urls():
+    """The URLs handed to the desktop's browser: the test's stand-in browser appends each to FARO_UI_OPENED."""
+    try:
+        with open(os.environ["FARO_UI_OPENED"], encoding="utf-8") as f:
+            return f.read().split()
+    except FileNotFoundError:
+        return []
+
+
+def scenario_links(app, window):
+    view = open_first_site(app, window, "Café La Parroquia")
+    text = view.text
+    outside = text.index("nuestra tienda en línea") + 3
+    neighbour = text.index("Librería El Péndulo") + 3
+    # Enter where there is no link follows nothing; Enter on a link follows it, as a keyboard or screen-reader user
+    # does (the cursor placed through the accessible text).
+    view.caretOffset = 0
+    view.keyCombo("Return")
+    view.caretOffset = outside
+    view.keyCombo("Return")
+    wait_for("the link followed with Enter", lambda: len(opened_urls()) >= 1, timeout=20)
+    print(f"OK link-enter {opened_urls()[0]}", flush=True)
+    # A click on the other link, where it is drawn on the screen.
+    x, y, w, h = view.queryText().getCharacterExtents(neighbour, pyatspi.DESKTOP_COORDS)
+    rawinput.click(x + w // 2, y + h // 2)
+    wait_for("the link followed with a click", lambda: len(opened_urls()) >= 2, timeout=20)
+    time.sleep(0.5)  # anything else that was opened would show up by now
+    print(f"OK link-click {opened_urls()[1]}", flush=True)
+
+
+def scenario_export(app, window):
+    press(window.child(name=TEXT["saved_tab"], roleName="radio button"))
+    listbox = wait_for("the saved pages", lambda: window.child(roleName="list box", name=TEXT["saved_list"]))
+    exporter = wait_for("a saved page's export button", lambda: [b for b in listbox.findChildren(
+        lambda n: n.roleName == "push button" and (n.name or "").startswith(TEXT["export_prefix"]))])
+    press(exporter[0])
+    dialog = wait_for("the file chooser", lambda: [d for d in app.children if d.name == TEXT["export_title"]])[0]
+    entry = wait_for("the file name entry", lambda: [e for e in dialog.findChildren(
+        lambda n: n.roleName == "text" and (n.text or "").endswith(".mht"))])[0]
+    print(f"OK export-suggested {entry.text}", flush=True)
+    target = os.environ["FARO_UI_EXPORT_TO"]
+    entry.text = target
+    screenshot(dialog, f"export-{LANG}")
+    press(dialog.child(name=TEXT["export"], roleName="push button"))
+    wait_for("the file chooser to close", lambda: not [d for d in app.children if d.name == TEXT["export_title"]])
+    wait_for("the exported file", lambda: os.path.exists(target), timeout=20)
+    print(f"OK export-written {target} {os.path.getsize(target)}", flush=True)
+
+
+SCENARIOS = {"links": scenario_links, "export": scenario_export,
+             "share": scenario_share, "about": scenario_about, "site": scenario_site, "send-details": scenario_send_details, "saved": scenario_saved,"beacons": scenario_beacons, "contact": scenario_contact, "register": scenario_register}
 
 
 def main():
@@ -281,7 +359,11 @@ def main():
         for name in names:
             SCENARIOS[name](app, window)
         # Let background work (the outbox delivering what a form committed) run while the test watches the backend.
-        time.sleep(float(os.environ.get("FARO_UI_LINGER", "0")))
+        # The test can end the wait early by creating the file FARO_UI_STOP once it has seen what it waits for.
+        deadline = time.time() + float(os.environ.get("FARO_UI_LINGER", "0"))
+        stop = os.environ.get("FARO_UI_STOP")
+        while time.time() < deadline and not (stop and os.path.exists(stop)):
+            time.sleep(0.1)
     finally:
         process.terminate()
         try:

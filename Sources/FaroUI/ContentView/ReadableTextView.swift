@@ -2,10 +2,10 @@ internal import CGtk
 import FaroCore
 
 /// The content view's reading surface: a read-only, word-wrapped GtkTextView showing a `ReadableDocument` (laid out
-/// by `StyledRuns`) with text tags for the title, headings and emphasis; clickable links (web links go to
-/// `openLink`, by default the desktop's browser; `#name` scrolls to the anchor); images from `image(source)` scaled
-/// to at most `maxImageWidth`; and a named mark per anchor. Filling the buffer is cheap: fetching and parsing happen
-/// on a worker thread before `show` is called on the GTK thread.
+/// by `StyledRuns`) with text tags for the title, headings and emphasis; links followed on a click or on Enter at the
+/// cursor (web links go to `openLink`, by default the desktop's browser; `#name` scrolls to the anchor); images from
+/// `image(source)` scaled to at most `maxImageWidth`; and a named mark per anchor. Filling the buffer is cheap:
+/// fetching and parsing happen on a worker thread before `show` is called on the GTK thread.
 @MainActor
 public final class ReadableTextView {
     /// The widget to pack (inside a GtkScrolledWindow).
@@ -230,7 +230,13 @@ public final class ReadableTextView {
     }
 
     private func handle(_ event: UnsafeMutableRawPointer?) {
-        guard let event, event.assumingMemoryBound(to: GdkEventAny.self).pointee.type == GDK_BUTTON_RELEASE else { return }
+        guard let event else { return }
+        let type = event.assumingMemoryBound(to: GdkEventAny.self).pointee.type
+        if type == GDK_KEY_PRESS {
+            activateLinkAtCursor(event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
+            return
+        }
+        guard type == GDK_BUTTON_RELEASE else { return }
         let button = event.assumingMemoryBound(to: GdkEventButton.self).pointee
         guard button.button == 1 else { return }
         var bx: Int32 = 0
@@ -239,6 +245,16 @@ public final class ReadableTextView {
         var iter = GtkTextIter()
         guard gtk_text_view_get_iter_at_location(textView, &iter, bx, by) != 0, let href = link(at: &iter) else { return }
         activate(href)
+    }
+
+    /// Enter on a link follows it, as a click does: keyboard users (F7 shows the cursor) and screen readers, which
+    /// move the cursor through the accessible text, reach links too.
+    private func activateLinkAtCursor(_ keyval: guint) {
+        guard keyval == guint(GDK_KEY_Return) || keyval == guint(GDK_KEY_KP_Enter) || keyval == guint(GDK_KEY_ISO_Enter)
+        else { return }
+        var iter = GtkTextIter()
+        gtk_text_buffer_get_iter_at_mark(buffer, &iter, gtk_text_buffer_get_insert(buffer))
+        if let href = link(at: &iter) { activate(href) }
     }
 }
 
