@@ -54,10 +54,10 @@ if [ -n "${FARO_BIN:-}" ]; then
 else
     step "release build (scratch path $SCRATCH)"
     # One retry: a source file edited during the build makes SwiftPM stop ("modified during the build").
-    timeout 1800 swift build -c release --scratch-path "$SCRATCH" >&2 \
-        || { sleep 5; timeout 1800 swift build -c release --scratch-path "$SCRATCH" >&2; } \
+    timeout 1800 swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" >&2 \
+        || { sleep 5; timeout 1800 swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" >&2; } \
         || die "release build failed"
-    BIN="$(timeout 300 swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/faro"
+    BIN="$(timeout 300 swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)/faro"
 fi
 [ -x "$BIN" ] || die "no faro binary at $BIN"
 

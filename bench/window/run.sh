@@ -36,7 +36,7 @@ die() { echo "bench/window: $*" >&2; exit 1; }
 if [ -z "${FARO:-}" ]; then
     if [ -n "${FARO_BIN_DIR:-}" ]; then FARO="$FARO_BIN_DIR/faro"; else FARO=".build-win/release/faro"; fi
 fi
-[ -x "$FARO" ] || die "no faro at $FARO (build with: swift build -c release --scratch-path .build-win --product faro)"
+[ -x "$FARO" ] || die "no faro at $FARO (build with: swift build -c release --static-swift-stdlib --scratch-path .build-win --product faro)"
 FARO="$(cd "$(dirname "$FARO")" && pwd)/$(basename "$FARO")"
 for tool in Xvfb dbus-run-session pkg-config cc xdpyinfo; do
     command -v "$tool" >/dev/null || die "$tool not found"
