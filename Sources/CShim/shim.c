@@ -1,6 +1,9 @@
 // Bodies of the CShim wrappers: each only forwards to the macro or variadic function it is named after.
 #include "CShim.h"
 #include "curl_forward.h"
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 gulong faro_g_signal_connect(gpointer instance, const gchar *signal, GCallback handler, gpointer data,
                              GClosureNotify destroy) {
@@ -47,4 +50,8 @@ CURLcode faro_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
 
 CURLcode faro_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
     return faro_curl_getinfo_forward(handle, info, (void *)value);
+}
+
+int faro_set_thread_nice(int nice) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }

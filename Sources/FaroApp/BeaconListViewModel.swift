@@ -38,29 +38,32 @@ public struct BeaconListViewModel: Equatable, Sendable {
 
     public init(snapshot: RangingSnapshot, catalog: [BeaconIdentity: CatalogPlace], state: ScannerState,
                 localize: Localizer) {
-        // Translate the few shared words once per tick, not once per row (the list may hold a thousand beacons).
-        var words: [Proximity: String] = [:]
-        for p in Proximity.allCases { words[p] = BeaconListViewModel.proximityText(p, localize: localize) }
-        let unknown = localize("Unknown beacon %@")
-        rows = snapshot.beacons.map {
-            BeaconListViewModel.row($0, entry: catalog[$0.identity], proximityWords: words, unknownTemplate: unknown)
-        }
+        var builder = BeaconListBuilder(localize: localize)
+        self = builder.update(snapshot: snapshot, catalog: catalog, state: state).model
+    }
+
+    public init(rows: [BeaconRowModel], emptyTitle: String, emptyDetail: String) {
+        self.rows = rows
+        self.emptyTitle = emptyTitle
+        self.emptyDetail = emptyDetail
+    }
+
+    /// The empty state's title and detail for `state`.
+    public static func emptyTexts(_ state: ScannerState, localize: Localizer) -> (title: String, detail: String) {
         switch state {
         case .scanning:
-            emptyTitle = localize("Looking for beacons…")
-            emptyDetail = localize("Places with beacons appear here when you are near them.")
+            return (localize("Looking for beacons…"),
+                    localize("Places with beacons appear here when you are near them."))
         case .bluetoothOff:
-            emptyTitle = localize("Bluetooth is off")
-            emptyDetail = localize("Turn Bluetooth on to see the places near you.")
+            return (localize("Bluetooth is off"), localize("Turn Bluetooth on to see the places near you."))
         case .noAdapter:
-            emptyTitle = localize("No Bluetooth adapter")
-            emptyDetail = localize("This computer has no Bluetooth adapter that Faro can use.")
+            return (localize("No Bluetooth adapter"),
+                    localize("This computer has no Bluetooth adapter that Faro can use."))
         case .paused:
-            emptyTitle = localize("Monitoring is paused")
-            emptyDetail = localize("Resume background monitoring from the menu to see nearby places.")
+            return (localize("Monitoring is paused"),
+                    localize("Resume background monitoring from the menu to see nearby places."))
         case .unavailable(let reason):
-            emptyTitle = localize("Cannot scan for beacons")
-            emptyDetail = reason
+            return (localize("Cannot scan for beacons"), reason)
         }
     }
 
@@ -82,16 +85,22 @@ public struct BeaconListViewModel: Equatable, Sendable {
         }
     }
 
-    static func row(_ beacon: RangedBeacon, entry: CatalogPlace?, proximityWords: [Proximity: String],
-                    unknownTemplate: String) -> BeaconRowModel {
-        let title = entry?.titulo ?? "\(beacon.identity.major)/\(beacon.identity.minor)"
+    /// The title and subtitle of a beacon's row: the catalog's site title and business, or its major/minor and a
+    /// hint that it is not in the catalog.
+    static func names(_ identity: BeaconIdentity, entry: CatalogPlace?,
+                      unknownTemplate: String) -> (title: String, subtitle: String) {
+        let title = entry?.titulo ?? "\(identity.major)/\(identity.minor)"
         let subtitle = entry?.cliente
-            ?? unknownTemplate.replacing("%@", with: beacon.identity.uuid.description)
+            ?? unknownTemplate.replacing("%@", with: identity.uuid.description)
+        return (title, subtitle)
+    }
+
+    static func row(_ beacon: RangedBeacon, title: String, subtitle: String, isCatalogued: Bool,
+                    proximityText: String) -> BeaconRowModel {
         let distance = distanceText(beacon.distance)
-        let proximity = proximityWords[beacon.proximity] ?? ""
         return BeaconRowModel(
             identity: beacon.identity, title: title, subtitle: subtitle, distanceText: distance,
-            proximityText: proximity, proximity: beacon.proximity, history: Array(beacon.history),
-            isCatalogued: entry != nil, accessibleName: "\(title), \(subtitle), \(distance), \(proximity)")
+            proximityText: proximityText, proximity: beacon.proximity, history: Array(beacon.history),
+            isCatalogued: isCatalogued, accessibleName: "\(title), \(subtitle), \(distance), \(proximityText)")
     }
 }

@@ -15,8 +15,8 @@
 #      fills up). Goal: no stall longer than 16 ms.
 #
 # Builds only the C window (cc, gtk+-3.0). Environment: FARO (release faro binary; default .build-win/release/faro,
-# else $FARO_BIN_DIR/faro); WINDOW_ROUNDS (default 7); STALL_SECONDS (default 60); STALL_WARMUP (default 5);
-# BENCH_OUT (default bench-out). Whole run: about 1.5 minutes.
+# else $FARO_BIN_DIR/faro); WINDOW_ROUNDS (default 7; 0 skips part 1: only the stall probe runs); STALL_SECONDS
+# (default 60); STALL_WARMUP (default 5); BENCH_OUT (default bench-out). Whole run: about 1.5 minutes.
 # Prints key=value lines:
 #   window_first_frame_faro_ms=… window_first_frame_c_ms=… window_first_frame_ratio=… window_first_frame_goal_1_5x=yes|no
 #   window_peak_rss_faro_kb=… window_peak_rss_c_kb=… window_rss_ratio=… window_rss_goal_2x=yes|no
@@ -76,10 +76,12 @@ cleanup() {
 trap cleanup EXIT
 
 # The C reference and the two recordings (generated, never committed).
-# shellcheck disable=SC2046
-cc -O2 bench/window/cwindow.c -o "$OUT/cwindow" $(pkg-config --cflags --libs gtk+-3.0 2>/dev/null) \
-    || die "could not build bench/window/cwindow.c"
-"$PY" bench/window/make_replay.py "$OUT/demo8.jsonl" --beacons 8 --seconds 30
+if [ "$ROUNDS" -gt 0 ]; then
+    # shellcheck disable=SC2046
+    cc -O2 bench/window/cwindow.c -o "$OUT/cwindow" $(pkg-config --cflags --libs gtk+-3.0 2>/dev/null) \
+        || die "could not build bench/window/cwindow.c"
+    "$PY" bench/window/make_replay.py "$OUT/demo8.jsonl" --beacons 8 --seconds 30
+fi
 "$PY" bench/window/make_replay.py "$OUT/beacons1000.jsonl" --beacons 1000 --seconds $((STALL_WARMUP + STALL_SECONDS + 10))
 
 # A private X server on a free display number, and a throwaway home for both programs.
@@ -103,8 +105,10 @@ mkdir -m 700 "$XDG_RUNTIME_DIR"
 unset FARO_EXIT_AFTER_FIRST_FRAME FARO_STALL_PROBE FARO_STALL_WARMUP
 
 # 1. Launch to first frame and peak RSS.
-"$PY" bench/window/launch.py "$ROUNDS" "$OUT/cwindow" -- "$FARO" --source replay "$OUT/demo8.jsonl" --no-tray \
-    2>"$OUT/launch.log" >>"$FARO_WINDOW_BENCH_RESULTS" || die "launch benchmark failed: $(tail -n 3 "$OUT/launch.log")"
+if [ "$ROUNDS" -gt 0 ]; then
+    "$PY" bench/window/launch.py "$ROUNDS" "$OUT/cwindow" -- "$FARO" --source replay "$OUT/demo8.jsonl" --no-tray \
+        2>"$OUT/launch.log" >>"$FARO_WINDOW_BENCH_RESULTS" || die "launch benchmark failed: $(tail -n 3 "$OUT/launch.log")"
+fi
 
 # 2. 1,000 beacons at 1 Hz with the stall probe.
 FARO_STALL_PROBE="$STALL_SECONDS" FARO_STALL_WARMUP="$STALL_WARMUP" \

@@ -46,4 +46,10 @@ CURLcode faro_curl_easy_setopt_progress_callback(CURL *handle, faro_curl_progres
 CURLcode faro_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode faro_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 
+// --- Threads ---------------------------------------------------------------------------------------------------
+
+/// Sets the calling thread's nice value (Linux threads each have their own): gettid() is not exported to Swift
+/// and syscall() is variadic. Returns 0, or -1 with errno set.
+int faro_set_thread_nice(int nice);
+
 #endif

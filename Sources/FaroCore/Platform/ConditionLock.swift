@@ -35,6 +35,12 @@ public final class ConditionLock: @unchecked Sendable {
     /// Wakes every waiting thread.
     public func broadcast() { pthread_cond_broadcast(condition) }
 
+    /// Wakes one waiting thread.
+    public func signal() { pthread_cond_signal(condition) }
+
+    /// Waits (the lock held by the caller) until woken; like every condition wait it can wake early.
+    public func wait() { pthread_cond_wait(condition, mutex) }
+
     /// Waits (the lock held by the caller) until woken or until the wall-clock `deadline`; false when the deadline
     /// passed. Like every condition wait it can wake early: callers re-check what they wait for.
     @discardableResult

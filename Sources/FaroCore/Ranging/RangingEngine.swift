@@ -59,13 +59,14 @@ public struct RangingSnapshot: Sendable, Equatable {
 /// Ranges beacons: keeps per-beacon state, smooths RSSI, estimates distance, and produces one snapshot per tick.
 ///
 /// Time is passed in by the caller (the recording's clock in a replay, a monotonic clock live), so the engine
-/// has no clock of its own and replays run as fast as the machine allows.
-public struct RangingEngine<Filter: RSSIFilter> {
+/// has no clock of its own and replays run as fast as the machine allows. Sendable: the GUI ranges on a worker
+/// thread.
+public struct RangingEngine<Filter: RSSIFilter>: Sendable {
     public let configuration: RangingConfiguration
     public let strategy: DistanceStrategy<Filter>
 
     @usableFromInline
-    struct Slot {
+    struct Slot: Sendable {
         @usableFromInline var beacon: RangedBeacon
         @usableFromInline var filter: Filter
 

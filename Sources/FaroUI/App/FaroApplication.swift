@@ -61,13 +61,20 @@ public final class FaroApplication {
     private var sitePage: SitePage?
     private var savedPage: SavedListPage?
     private var source: (any AdvertisementSource)?
-    private var pipeline = BeaconPipeline(ranging: RangingEngine(strategy: .faroDefault), regions: RegionMonitor(regions: []))
+    /// Ranging and the beacon list's rows run on a worker thread; what the main thread keeps of the sightings is
+    /// the filter and the regions (zone notifications are raised as a sighting comes).
+    private let filter = SightingFilter()
+    private var regions = RegionMonitor(regions: [])
+    private lazy var list = BeaconListWorker(localize: I18n.localizer) { [weak self] result in self?.received(result) }
+    /// Beacons in range at the last result, or 1 after a sighting the worker has not ranged yet: the tick goes on
+    /// while any are.
+    private var inRange = 0
+    private var heardSinceTick = false
     private var scannerState = ScannerState.scanning
     private var catalog: [BeaconIdentity: CatalogPlace] = [:]
     private var asked = Set<BeaconIdentity>()
     private var lastSourceTime: Double?
     private var lastSourceWall = 0.0
-    private var lastSnapshot = RangingSnapshot(time: 0, beacons: [])
     private var menu: UnsafeMutablePointer<GMenuModel>?
     private var monitoring = MonitoringPreference.on
     private var monitoringAction: OpaquePointer?
@@ -119,6 +126,7 @@ public final class FaroApplication {
         words.removeAll()
         let status = g_application_run(cast(app), Int32(argv.count), &argv)
         source?.stop {}
+        list.stop()
         return status
     }
 
@@ -360,11 +368,12 @@ public final class FaroApplication {
         let stopping = source
         stopping?.stop { _ = stopping }
         source = nil
-        lastSnapshot = RangingSnapshot(time: 0, beacons: [])
-        pipeline.ranging = RangingEngine(strategy: .faroDefault)
+        list.reset()
+        inRange = 0
+        heardSinceTick = false
         // Nothing is known to be in range any more: the next sighting after a resume is an entry again (announced
         // only outside the cool-down), and the next source's clock starts afresh.
-        pipeline.regions.tick(at: .infinity) { _ in }
+        regions.tick(at: .infinity) { _ in }
         lastSourceTime = nil
         trayIcon?.setNearbyCount(0)
     }
@@ -385,8 +394,12 @@ public final class FaroApplication {
         switch event {
         case .sighting(let s):
             guard monitoring.isActive(at: environment.wallClock()) else { return }
+            guard filter.accepts(s.beacon, rssi: s.rssi) else { return }
             var entries: [RegionEvent] = []
-            pipeline.accept(s.beacon, address: s.address, rssi: s.rssi, at: s.time) { entries.append($0) }
+            list.observe(RangingSighting(beacon: s.beacon, address: s.address, rssi: s.rssi, time: s.time))
+            regions.observe(s.beacon.identity, at: s.time) { entries.append($0) }
+            inRange = max(inRange, 1)
+            heardSinceTick = true
             lastSourceTime = max(lastSourceTime ?? s.time, s.time)
             lastSourceWall = environment.now()
             if !asked.contains(s.beacon.identity) { lookUp(s.beacon.identity) }
@@ -414,8 +427,8 @@ public final class FaroApplication {
             guard let self, let place else { return }
             self.catalog[identity] = place
             // Each catalogued place is a region: its entry raises the zone notification.
-            self.pipeline.regions.add(Region(identifier: FaroApplication.regionID(identity), uuid: identity.uuid,
-                                             major: identity.major, minor: identity.minor))
+            self.regions.add(Region(identifier: FaroApplication.regionID(identity), uuid: identity.uuid,
+                                    major: identity.major, minor: identity.minor))
             self.render()
         }
     }
@@ -435,12 +448,12 @@ public final class FaroApplication {
     /// The 1 Hz tick runs while the window is open or beacons are in range; with nothing to show and nothing in
     /// range it stops, so an idle Faro in the background does not wake up periodically.
     private func scheduleTicks() {
-        let needed = monitoring.isActive(at: environment.wallClock()) && (window != nil || pipeline.ranging.count > 0)
+        let needed = monitoring.isActive(at: environment.wallClock()) && (window != nil || inRange > 0)
         if needed, tickTimer == 0 {
             tickTimer = MainLoop.every(milliseconds: 1000) { [weak self] in
                 guard let self else { return false }
                 self.tick()
-                let keep = self.window != nil || self.pipeline.ranging.count > 0
+                let keep = self.window != nil || self.inRange > 0
                 if !keep { self.tickTimer = 0 }
                 return keep
             }
@@ -450,23 +463,38 @@ public final class FaroApplication {
         }
     }
 
-    /// Once a second: advance the engine on the source's clock and refresh the list in place.
+    /// Once a second: advance the regions and, on the worker, the engine on the source's clock; the list is
+    /// refreshed in place when the result comes back (`received`).
     private func tick() {
         let time: Double
         if let last = lastSourceTime { time = last + (environment.now() - lastSourceWall) } else { time = 0 }
-        lastSnapshot = pipeline.tick(at: time) { _ in }
-        trayIcon?.setNearbyCount(lastSnapshot.beacons.filter { catalog[$0.identity] != nil }.count)
-        render()
+        regions.tick(at: time) { _ in }
+        heardSinceTick = false
+        list.tick(at: time, inputs: listInputs)
+        renderStatus()
     }
 
+    /// Asks for the list again (the catalog, the scanner's state or the window changed).
     private func render() {
-        guard let window else { return }
-        if let counts = environment.outbox?.counts {
-            window.setOutboxStatus(outboxStatusText(pending: counts.pending, failed: counts.failed,
-                                                    localize: I18n.localizer))
-        }
-        window.beacons.show(BeaconListViewModel(snapshot: lastSnapshot, catalog: catalog, state: scannerState,
+        list.refresh(listInputs)
+        renderStatus()
+    }
+
+    private var listInputs: BeaconListWorker.Inputs {
+        BeaconListWorker.Inputs(catalog: catalog, state: scannerState, list: window != nil)
+    }
+
+    private func renderStatus() {
+        guard let window, let counts = environment.outbox?.counts else { return }
+        window.setOutboxStatus(outboxStatusText(pending: counts.pending, failed: counts.failed,
                                                 localize: I18n.localizer))
+    }
+
+    /// A result from the worker: the counts, and the list for the window.
+    private func received(_ result: BeaconListTickResult) {
+        inRange = result.inRange + (heardSinceTick ? 1 : 0)
+        trayIcon?.setNearbyCount(result.catalogued)
+        if let update = result.list { window?.beacons.show(update) }
     }
 
     // MARK: forms

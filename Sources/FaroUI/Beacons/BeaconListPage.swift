@@ -23,14 +23,20 @@ final class BeaconListPage {
     private var shownEmptyTitle: String?
     private var shownEmptyDetail: String?
     private var refreshQueued = false
-    /// The order of the last model, rows not built yet included.
-    private var fullOrder: [BeaconIdentity] = []
-    /// New rows below the window, built a few at a time from an idle callback (`buildSome`).
-    private var unbuilt: [BeaconIdentity: BeaconRowModel] = [:]
+    /// The last list shown: every row's model and revision, rows not built yet included.
+    private var current: BeaconListUpdate?
+    /// Some rows of `current` have no widget yet: rows below the window are built a few at a time from an idle
+    /// callback (`buildSome`).
+    private var unbuilt = false
     private var buildQueued = false
+    /// Rows in the window still to bring up to date, visible ones first (`arrange`, `refreshSome`).
+    private var stale = RowRefreshQueue<BeaconIdentity>()
+    private var staleQueued = false
     /// Rows built at once when the list is not laid out yet (a screenful and more); then per idle callback.
     static let firstRows = 40
     static let rowsPerBatch = 8
+    /// Main-thread time per idle callback for bringing the rows around the screen up to date (seconds).
+    static let sliceBudget = 0.003
     /// Called when the user activates a row (Enter, double click).
     var onActivate: ((BeaconIdentity) -> Void)?
 
@@ -95,63 +101,51 @@ final class BeaconListPage {
     /// `gtk_list_box_row_changed` (a re-insertion, no CSS node moves); new rows are added at the end and moved
     /// into the window when they belong there, and new rows below the window are built a few at a time
     /// (`buildSome()`). Selection and focus stay with their row widgets.
-    func show(_ model: BeaconListViewModel) {
-        if model.emptyTitle != shownEmptyTitle {
-            shownEmptyTitle = model.emptyTitle
-            gtk_label_set_markup(cast(emptyTitle), "<b>" + escapeMarkup(model.emptyTitle) + "</b>")
+    ///
+    /// The update comes finished from `BeaconListWorker` (ranging, formatting and comparing rows happen there): a
+    /// row is current when its revision is the update's. The rows in the window that are not are brought up to
+    /// date those on screen first, in this call, and the others in idle callbacks of a few milliseconds each.
+    func show(_ update: BeaconListUpdate) {
+        if update.model.emptyTitle != shownEmptyTitle {
+            shownEmptyTitle = update.model.emptyTitle
+            gtk_label_set_markup(cast(emptyTitle), "<b>" + escapeMarkup(update.model.emptyTitle) + "</b>")
         }
-        if model.emptyDetail != shownEmptyDetail {
-            shownEmptyDetail = model.emptyDetail
-            gtk_label_set_text(cast(emptyDetail), model.emptyDetail)
+        if update.model.emptyDetail != shownEmptyDetail {
+            shownEmptyDetail = update.model.emptyDetail
+            gtk_label_set_text(cast(emptyDetail), update.model.emptyDetail)
         }
-        let window = visibleRange(laidOut: displayed.count, count: model.rows.count)
-        let buildNow = displayed.isEmpty ? BeaconListPage.firstRows : window.upperBound
-        var seen = Set<BeaconIdentity>(minimumCapacity: model.rows.count)
-        var order: [BeaconIdentity] = []
-        order.reserveCapacity(model.rows.count)
-        var added: [BeaconRowModel] = []
-        var later: [BeaconIdentity: BeaconRowModel] = [:]
-        for rowModel in model.rows {
-            let id = rowModel.identity
-            guard seen.insert(id).inserted else { continue }
-            if let row = rows[id] {
-                row.stage(rowModel)
-            } else if order.count < buildNow {
-                added.append(rowModel)
-            } else {
-                later[id] = rowModel
-            }
-            order.append(id)
-        }
-        if displayed.count > order.count - later.count - added.count {
-            for id in displayed where !seen.contains(id) {
+        current = update
+        let view = viewport(laidOut: displayed.count, count: update.order.count)
+        if displayed.contains(where: { update.positions[$0] == nil }) {
+            for id in displayed where update.positions[id] == nil {
                 guard let row = rows.removeValue(forKey: id) else { continue }
                 let key = UnsafeMutableRawPointer(row.row)
                 rowIdentity[key] = nil
                 position[key] = nil
                 gtk_container_remove(cast(list), row.row)
             }
-            displayed.removeAll { !seen.contains($0) }
+            displayed.removeAll { update.positions[$0] == nil }
             renumber()
         }
-        for rowModel in added { build(rowModel) }
-        unbuilt = later
-        fullOrder = order
-        wanted = later.isEmpty ? order : order.filter { rows[$0] != nil }
-        arrange(window)
-        if !unbuilt.isEmpty { queueBuild() }
+        let buildNow = displayed.isEmpty ? BeaconListPage.firstRows : view.window.upperBound
+        unbuilt = false
+        for (i, id) in update.order.enumerated() where rows[id] == nil {
+            if i < buildNow { build(id) } else { unbuilt = true }
+        }
+        wanted = unbuilt ? update.order.filter { rows[$0] != nil } : update.order
+        arrange(view)
+        if unbuilt { queueBuild() }
     }
 
     /// A new row, filled and added at the end of the list (`arrange` moves it where it belongs).
-    private func build(_ model: BeaconRowModel) {
-        let row = BeaconRow(identity: model.identity)
-        row.stage(model)
-        row.apply()
-        rows[model.identity] = row
+    private func build(_ id: BeaconIdentity) {
+        let row = BeaconRow(identity: id)
+        if let (model, revision) = current?.row(id) { row.apply(model, revision: revision) }
+        rows[id] = row
         let key = UnsafeMutableRawPointer(row.row)
-        rowIdentity[key] = model.identity
+        rowIdentity[key] = id
         position[key] = 2 * displayed.count
-        displayed.append(model.identity)
+        displayed.append(id)
         gtk_container_add(cast(list), row.row)
     }
 
@@ -168,25 +162,30 @@ final class BeaconListPage {
     /// Builds the next few rows not built yet, nearest first: a thousand beacons appearing at once are added over
     /// a second or so of short steps, with frames drawn between them, instead of one long stall.
     private func buildSome() {
-        guard !unbuilt.isEmpty else { return }
+        guard unbuilt, let current else { return }
         let laidOut = displayed.count
         var count = 0
-        for id in fullOrder where count < BeaconListPage.rowsPerBatch {
-            guard let model = unbuilt.removeValue(forKey: id) else { continue }
-            build(model)
+        for id in current.order where rows[id] == nil {
+            guard count < BeaconListPage.rowsPerBatch else { break }
+            build(id)
             count += 1
         }
-        wanted = unbuilt.isEmpty ? fullOrder : fullOrder.filter { rows[$0] != nil }
-        arrange(visibleRange(laidOut: laidOut, count: displayed.count))
-        if !unbuilt.isEmpty { queueBuild() }
+        unbuilt = rows.count < current.order.count
+        wanted = unbuilt ? current.order.filter { rows[$0] != nil } : current.order
+        arrange(viewport(laidOut: laidOut, count: displayed.count))
+        if unbuilt { queueBuild() }
     }
 
     /// Puts `wanted[window]` at `displayed[window]`, row by row. A row that belongs in the window is swapped with
     /// one that does not, so rows outside it keep their places (moving a row shifts, and re-allocates, every row
-    /// between its old and new place). Then the rows in the window are brought up to date.
-    private func arrange(_ window: Range<Int>) {
-        let window = window.clamped(to: 0..<displayed.count)
-        guard !window.isEmpty else { return }
+    /// between its old and new place). Then the rows in the window that are not current are queued to be brought
+    /// up to date, those on screen first (`refreshSome`).
+    private func arrange(_ view: (visible: Range<Int>, window: Range<Int>)) {
+        let window = view.window.clamped(to: 0..<displayed.count)
+        guard !window.isEmpty else {
+            stale = RowRefreshQueue()
+            return
+        }
         if displayed[window] != wanted[window] {
             var next = displayed
             let inWindow = Set(displayed[window])
@@ -201,19 +200,44 @@ final class BeaconListPage {
                 if let slot = freed.popLast() { next[slot] = id }
             }
             next.replaceSubrange(window, with: wanted[window])
+            var moved: [(index: Int, row: UnsafeMutableRawPointer)] = []
             for (i, id) in next.enumerated() where id != displayed[i] {
                 guard let row = rows[id] else { continue }
                 // One row at a time, each re-inserted by GTK's binary search: the rows not yet moved keep their
                 // old keys, so the list stays sorted. A moved row's key is odd (2i + 1) and never equals an old,
                 // even one: GLib leaves a row whose neighbour compares equal where it is.
-                position[UnsafeMutableRawPointer(row.row)] = 2 * i + 1
+                let key = UnsafeMutableRawPointer(row.row)
+                position[key] = 2 * i + 1
                 gtk_list_box_row_changed(cast(row.row))
+                moved.append((i, key))
             }
             displayed = next
-            renumber()
+            // The rows that stayed kept their index and their key (2i): only the moved ones get theirs back.
+            for (i, key) in moved { position[key] = 2 * i }
         }
-        for i in window {
-            if let row = rows[displayed[i]], row.isStale { row.apply() }
+        let order = RowRefreshQueue<Int>.order(visible: view.visible, window: window)
+        stale = RowRefreshQueue(visible: order.visible.map { displayed[$0] },
+                                around: order.around.map { displayed[$0] })
+        refreshSome()
+    }
+
+    /// Brings queued rows up to date: all the rows on screen the first time after `arrange`, then the rows around
+    /// them for up to `sliceBudget` per idle callback (one callback each: frames are drawn between them).
+    private func refreshSome() {
+        let more = stale.runSlice(budget: BeaconListPage.sliceBudget, now: { Double(g_get_monotonic_time()) / 1e6 }) {
+            id in
+            guard let row = rows[id], let (model, revision) = current?.row(id), row.revision != revision else {
+                return false
+            }
+            row.apply(model, revision: revision)
+            return true
+        }
+        guard more, !staleQueued else { return }
+        staleQueued = true
+        MainLoop.idle { [weak self] in
+            guard let self else { return }
+            self.staleQueued = false
+            self.refreshSome()
         }
     }
 
@@ -224,20 +248,24 @@ final class BeaconListPage {
         }
     }
 
-    /// The window worth keeping current: the rows on screen and a screenful either side, estimated from the list's
-    /// height over the `laidOut` rows it was last laid out with and the scroll position (the rows are all one
-    /// height). All `count` rows before the list is first laid out.
-    private func visibleRange(laidOut: Int, count: Int) -> Range<Int> {
+    /// The rows on screen (`visible`) and the window worth keeping current: those and a screenful either side,
+    /// estimated from the list's height over the `laidOut` rows it was last laid out with and the scroll
+    /// position (the rows are all one height). All `count` rows, for both, before the list is first laid out.
+    private func viewport(laidOut: Int, count: Int) -> (visible: Range<Int>, window: Range<Int>) {
         let height = Double(gtk_widget_get_allocated_height(list))
         guard laidOut > 0, height > 1, let adjustment = gtk_scrolled_window_get_vadjustment(cast(root)) else {
-            return 0..<count
+            return (0..<count, 0..<count)
         }
         let rowHeight = max(height / Double(laidOut), 1)
         let top = gtk_adjustment_get_value(adjustment)
         let page = max(gtk_adjustment_get_page_size(adjustment), 1)
-        let first = max(Int(((top - page) / rowHeight).rounded(.down)), 0)
-        let last = min(Int(((top + 2 * page) / rowHeight).rounded(.up)), count)
-        return first < last ? first..<last : 0..<0
+        func clamp(_ i: Int) -> Int { min(max(i, 0), count) }
+        let first = clamp(Int(((top - page) / rowHeight).rounded(.down)))
+        let last = clamp(Int(((top + 2 * page) / rowHeight).rounded(.up)))
+        let firstShown = clamp(Int((top / rowHeight).rounded(.down)))
+        let lastShown = clamp(Int(((top + page) / rowHeight).rounded(.up)))
+        guard first < last else { return (0..<0, 0..<0) }
+        return (firstShown < lastShown ? firstShown..<lastShown : first..<first, first..<last)
     }
 
     /// Queues `refresh()` ahead of the next frame (GTK redraws at a lower priority than G_PRIORITY_HIGH_IDLE), so
@@ -263,7 +291,7 @@ final class BeaconListPage {
     /// Brings the window up to date after a scroll or a resize.
     private func refresh() {
         guard wanted.count == displayed.count else { return }
-        arrange(visibleRange(laidOut: displayed.count, count: displayed.count))
+        arrange(viewport(laidOut: displayed.count, count: displayed.count))
     }
 
     /// "Getting closer" / "Moving away" / "Steady" over the last ten seconds of history.

@@ -15,8 +15,8 @@ final class BeaconRow {
     private let sparkline = Sparkline()
     /// What the widgets show.
     private(set) var model: BeaconRowModel?
-    /// A newer model not yet put into the widgets (the row was off screen when it came); see `apply()`.
-    private var pending: BeaconRowModel?
+    /// The revision of `model` (see `BeaconListUpdate.revisions`): the row is current when it equals the latest.
+    private(set) var revision: UInt64?
 
     init(identity: BeaconIdentity) {
         self.identity = identity
@@ -47,20 +47,11 @@ final class BeaconRow {
         gtk_widget_show_all(row)
     }
 
-    /// Takes a new state without touching the widgets; `apply()` puts it on screen. A list of a thousand beacons
-    /// changes nearly every row every second: keeping the rows off screen as they are spares GTK re-measuring and
-    /// re-laying out all of their labels each second.
-    func stage(_ model: BeaconRowModel) {
-        pending = model == self.model ? nil : model
-    }
-
-    /// Whether a staged state waits for `apply()`.
-    var isStale: Bool { pending != nil }
-
-    /// Puts the staged state into the widgets, touching only what changed (each changed label is re-measured).
-    func apply() {
-        guard let model = pending else { return }
-        pending = nil
+    /// Puts a new state into the widgets, touching only what changed (each changed label is re-measured). A list
+    /// of a thousand beacons changes nearly every row every second: the list page calls this only for rows near
+    /// the viewport, so rows off screen keep what they show until they are scrolled into view.
+    func apply(_ model: BeaconRowModel, revision: UInt64) {
+        self.revision = revision
         let old = self.model
         self.model = model
         if model.title != old?.title {

@@ -3,13 +3,18 @@ internal import CShim
 
 /// A small line chart of one beacon's distance over the last minute: lower is closer, so a falling line means
 /// the user is getting nearer.
+///
+/// Drawn on an empty box, not a GtkDrawingArea: a drawing area has a GdkWindow of its own, and a thousand rows'
+/// windows are a thousand siblings that GDK walks whenever one of them moves or is drawn (rows move every second).
+/// A windowless widget draws on the list's window; to assistive technologies it is still a drawing area.
 @MainActor
 final class Sparkline {
     let area: UnsafeMutablePointer<GtkWidget>
     private var values: [Float] = []
 
     init() {
-        area = gtk_drawing_area_new()
+        area = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)
+        if let accessible = gtk_widget_get_accessible(area) { atk_object_set_role(accessible, ATK_ROLE_DRAWING_AREA) }
         gtk_widget_set_size_request(area, 72, 24)
         gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
         let box = Unmanaged.passUnretained(self).toOpaque()

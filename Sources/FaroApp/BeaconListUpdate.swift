@@ -1,0 +1,163 @@
+import FaroCore
+
+/// The beacon list after one tick, as the GTK layer takes it from the thread that built it: every row ready to
+/// show, nearest first, and for each row the generation at which it last changed, so the main thread can tell a
+/// changed row by comparing two numbers and touches only the rows that changed, and only near the viewport.
+public struct BeaconListUpdate: Sendable {
+    /// Grows with every update; a row's revision is the generation of the update in which its content last changed.
+    public var generation: UInt64
+    public var model: BeaconListViewModel
+    /// Per row of `model.rows`: the generation at which it last changed. Two updates that give a beacon the same
+    /// revision give it the same row.
+    public var revisions: [UInt64]
+    /// The identities, nearest first (`model.rows.map(\.identity)`).
+    public var order: [BeaconIdentity]
+    /// Each identity's index in `model.rows`.
+    public var positions: [BeaconIdentity: Int]
+
+    /// A beacon's row and its revision, or nil when the beacon is not in the list.
+    public func row(_ identity: BeaconIdentity) -> (model: BeaconRowModel, revision: UInt64)? {
+        guard let i = positions[identity] else { return nil }
+        return (model.rows[i], revisions[i])
+    }
+}
+
+/// Builds the beacon list tick after tick (on a worker thread: nothing here touches GTK). A beacon's title and
+/// subtitle are made once and kept while its catalog entry stays the same (a thousand `replacingOccurrences` a
+/// second were most of the main thread's tick), and each row is compared with the one built before it, which
+/// gives the revisions of `BeaconListUpdate`.
+public struct BeaconListBuilder: Sendable {
+    private struct Remembered: Sendable {
+        var entry: CatalogPlace?
+        var title: String
+        var subtitle: String
+        var row: BeaconRowModel
+        var revision: UInt64
+    }
+
+    private let localize: Localizer
+    private let proximityWords: [Proximity: String]
+    private let unknownTemplate: String
+    private var remembered: [BeaconIdentity: Remembered] = [:]
+    private var generation: UInt64 = 0
+
+    public init(localize: Localizer) {
+        self.localize = localize
+        // Translated once, not once per row (the list may hold a thousand beacons).
+        var words: [Proximity: String] = [:]
+        for p in Proximity.allCases { words[p] = BeaconListViewModel.proximityText(p, localize: localize) }
+        proximityWords = words
+        unknownTemplate = localize("Unknown beacon %@")
+    }
+
+    /// The list for `snapshot` (nearest first, as the engine sorted it; a repeated identity is listed once).
+    public mutating func update(snapshot: RangingSnapshot, catalog: [BeaconIdentity: CatalogPlace],
+                                state: ScannerState) -> BeaconListUpdate {
+        generation += 1
+        let count = snapshot.beacons.count
+        var rows: [BeaconRowModel] = []
+        var revisions: [UInt64] = []
+        var order: [BeaconIdentity] = []
+        var positions: [BeaconIdentity: Int] = [:]
+        var next: [BeaconIdentity: Remembered] = [:]
+        rows.reserveCapacity(count)
+        revisions.reserveCapacity(count)
+        order.reserveCapacity(count)
+        positions.reserveCapacity(count)
+        next.reserveCapacity(count)
+        for beacon in snapshot.beacons {
+            let id = beacon.identity
+            guard positions[id] == nil else { continue }
+            let entry = catalog[id]
+            let old = remembered[id]
+            let title: String
+            let subtitle: String
+            if let old, old.entry == entry {
+                title = old.title
+                subtitle = old.subtitle
+            } else {
+                (title, subtitle) = BeaconListViewModel.names(id, entry: entry, unknownTemplate: unknownTemplate)
+            }
+            let row = BeaconListViewModel.row(beacon, title: title, subtitle: subtitle, isCatalogued: entry != nil,
+                                              proximityText: proximityWords[beacon.proximity] ?? "")
+            let revision = old.map { $0.row == row ? $0.revision : generation } ?? generation
+            positions[id] = rows.count
+            rows.append(row)
+            revisions.append(revision)
+            order.append(id)
+            next[id] = Remembered(entry: entry, title: title, subtitle: subtitle, row: row, revision: revision)
+        }
+        // Beacons that left are forgotten: one coming back is a new row.
+        remembered = next
+        let empty = BeaconListViewModel.emptyTexts(state, localize: localize)
+        return BeaconListUpdate(
+            generation: generation,
+            model: BeaconListViewModel(rows: rows, emptyTitle: empty.title, emptyDetail: empty.detail),
+            revisions: revisions, order: order, positions: positions)
+    }
+}
+
+/// One advertisement heard, in the ranging engine's terms.
+public struct RangingSighting: Sendable, Equatable {
+    public var beacon: IBeacon
+    public var address: BluetoothAddress
+    public var rssi: Int8
+    /// Seconds on the source's clock.
+    public var time: Double
+
+    public init(beacon: IBeacon, address: BluetoothAddress, rssi: Int8, time: Double) {
+        self.beacon = beacon
+        self.address = address
+        self.rssi = rssi
+        self.time = time
+    }
+}
+
+/// What one run of `BeaconListTicker` reports: how many beacons are in range (the tick goes on while any are),
+/// how many of them are in the catalog (the tray's count), and the list when one was asked for.
+public struct BeaconListTickResult: Sendable {
+    public var inRange: Int
+    public var catalogued: Int
+    public var list: BeaconListUpdate?
+}
+
+/// The beacon list's share of the 1 Hz tick, meant for a worker thread: the ranging engine (sightings in, exits,
+/// distances, nearest first) and the rows built from its snapshot. The main thread hands it the sightings it
+/// heard and the catalog; nothing here needs the main thread.
+public struct BeaconListTicker<Filter: RSSIFilter>: Sendable {
+    public private(set) var ranging: RangingEngine<Filter>
+    public private(set) var snapshot: RangingSnapshot
+    private let makeEngine: @Sendable () -> RangingEngine<Filter>
+    private var builder: BeaconListBuilder
+
+    public init(localize: Localizer, makeEngine: @escaping @Sendable () -> RangingEngine<Filter>) {
+        self.makeEngine = makeEngine
+        ranging = makeEngine()
+        snapshot = RangingSnapshot(time: 0, beacons: [])
+        builder = BeaconListBuilder(localize: localize)
+    }
+
+    public mutating func observe(_ sightings: [RangingSighting]) {
+        for s in sightings { ranging.observe(s.beacon, address: s.address, rssi: s.rssi, at: s.time) }
+    }
+
+    /// Advances the engine to `time`: exits, estimates, the order.
+    public mutating func tick(at time: Double) {
+        snapshot = ranging.tick(at: time)
+    }
+
+    /// Forgets every beacon (scanning stopped): a fresh engine and an empty list.
+    public mutating func reset() {
+        ranging = makeEngine()
+        snapshot = RangingSnapshot(time: 0, beacons: [])
+    }
+
+    /// The counts for the last tick and, with `list`, the list built from it.
+    public mutating func result(catalog: [BeaconIdentity: CatalogPlace], state: ScannerState,
+                                list: Bool) -> BeaconListTickResult {
+        var catalogued = 0
+        for beacon in snapshot.beacons where catalog[beacon.identity] != nil { catalogued += 1 }
+        let update = list ? builder.update(snapshot: snapshot, catalog: catalog, state: state) : nil
+        return BeaconListTickResult(inRange: ranging.count, catalogued: catalogued, list: update)
+    }
+}

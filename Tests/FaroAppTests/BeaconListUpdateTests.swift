@@ -1,0 +1,220 @@
+import FaroApp
+import FaroCore
+import Testing
+
+@Suite("Beacon list updates (built off the main thread)")
+struct BeaconListUpdateTests {
+    let uuid = BeaconUUID(high: 0xFA20_DE30_0B1E_4C5A, low: 0x9B5E_D3A0_BE0C_0DE1)
+
+    func id(_ minor: UInt16) -> BeaconIdentity { BeaconIdentity(uuid: uuid, major: 100, minor: minor) }
+
+    func ranged(_ minor: UInt16, _ distance: Double?, history: [Float] = [3, 2.5]) -> RangedBeacon {
+        RangedBeacon(identity: id(minor), measuredPower: -59, address: BluetoothAddress(value: UInt64(minor)),
+                     rssi: -60, smoothedRSSI: -60, distance: distance, proximity: Proximity(distance: distance),
+                     firstSeen: 0, lastSeen: 1, history: DistanceHistory(history))
+    }
+
+    func snapshot(_ beacons: [RangedBeacon]) -> RangingSnapshot { RangingSnapshot(time: 1, beacons: beacons) }
+
+    @Test func theUpdateHoldsTheSameRowsAsTheViewModel() {
+        let place = CatalogPlace(identity: id(1), cliente: "Café La Parroquia", titulo: "Café de olla",
+                                 url: "http://127.0.0.1/sitios/cafe/")
+        let snap = snapshot([ranged(1, 2.4), ranged(2, 7), ranged(3, nil)])
+        var builder = BeaconListBuilder(localize: .english)
+        let update = builder.update(snapshot: snap, catalog: [id(1): place], state: .scanning)
+        let model = BeaconListViewModel(snapshot: snap, catalog: [id(1): place], state: .scanning, localize: .english)
+        #expect(update.model == model)
+        #expect(update.order == [id(1), id(2), id(3)])
+        #expect(update.positions == [id(1): 0, id(2): 1, id(3): 2])
+        #expect(update.row(id(2))?.model.subtitle == "Unknown beacon fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1")
+        #expect(update.row(id(9)) == nil)
+        #expect(update.model.emptyTitle == "Looking for beacons…")
+    }
+
+    @Test func aRowKeepsItsRevisionUntilItChanges() {
+        var builder = BeaconListBuilder(localize: .english)
+        let first = builder.update(snapshot: snapshot([ranged(1, 2.4), ranged(2, 7)]), catalog: [:], state: .scanning)
+        #expect(first.revisions == [first.generation, first.generation])
+
+        // Beacon 1 is where it was; beacon 2 came closer (a new distance and history) and is now first.
+        let second = builder.update(snapshot: snapshot([ranged(2, 1.0, history: [3, 2.5, 1]), ranged(1, 2.4)]),
+                                    catalog: [:], state: .scanning)
+        #expect(second.generation > first.generation)
+        #expect(second.order == [id(2), id(1)])
+        #expect(second.row(id(1))?.revision == first.row(id(1))?.revision)
+        #expect(second.row(id(2))?.revision == second.generation)
+
+        // The catalog answers for beacon 1: its title changes, so does its revision.
+        let place = CatalogPlace(identity: id(1), cliente: "Farmacia", titulo: "Farmacia del Centro", url: "")
+        let third = builder.update(snapshot: snapshot([ranged(2, 1.0, history: [3, 2.5, 1]), ranged(1, 2.4)]),
+                                   catalog: [id(1): place], state: .scanning)
+        #expect(third.row(id(1))?.model.title == "Farmacia del Centro")
+        #expect(third.row(id(1))?.revision == third.generation)
+        #expect(third.row(id(2))?.revision == second.generation)
+    }
+
+    @Test func aBeaconThatLeftComesBackAsANewRow() {
+        var builder = BeaconListBuilder(localize: .english)
+        let first = builder.update(snapshot: snapshot([ranged(1, 2.4)]), catalog: [:], state: .scanning)
+        let gone = builder.update(snapshot: snapshot([]), catalog: [:], state: .scanning)
+        #expect(gone.order.isEmpty)
+        #expect(gone.model.rows.isEmpty)
+        let back = builder.update(snapshot: snapshot([ranged(1, 2.4)]), catalog: [:], state: .scanning)
+        #expect(back.row(id(1))?.model == first.row(id(1))?.model)
+        #expect(back.row(id(1))?.revision == back.generation)
+        #expect(back.row(id(1))?.revision != first.row(id(1))?.revision)
+    }
+
+    @Test func aRepeatedIdentityIsListedOnce() {
+        var builder = BeaconListBuilder(localize: .english)
+        let update = builder.update(snapshot: snapshot([ranged(1, 2.4), ranged(2, 3), ranged(1, 9)]), catalog: [:],
+                                    state: .scanning)
+        #expect(update.order == [id(1), id(2)])
+        #expect(update.model.rows.count == 2)
+        #expect(update.revisions.count == 2)
+        #expect(update.model.rows[0].distanceText == "≈ 2.4 m")
+    }
+
+    @Test func theEmptyStateFollowsTheScanner() {
+        var builder = BeaconListBuilder(localize: .english)
+        let update = builder.update(snapshot: snapshot([]), catalog: [:], state: .bluetoothOff)
+        #expect(update.model.emptyTitle == "Bluetooth is off")
+        #expect(update.model.emptyDetail == "Turn Bluetooth on to see the places near you.")
+    }
+
+    // MARK: the ticker
+
+    /// A strategy without smoothing, so distances are exact: -59 dBm at 1 m, -65 dBm ≈ 2 m, -79 dBm = 10 m.
+    static func exactEngine() -> RangingEngine<ArmaRSSIFilter> {
+        RangingEngine(strategy: DistanceStrategy(makeFilter: { ArmaRSSIFilter(speed: 1) },
+                                                 model: LogDistancePathLoss(exponent: 2)))
+    }
+
+    func sighting(_ minor: UInt16, rssi: Int8, at time: Double) -> RangingSighting {
+        RangingSighting(beacon: IBeacon(uuid: uuid, major: 100, minor: minor, measuredPower: -59),
+                        address: BluetoothAddress(value: UInt64(minor)), rssi: rssi, time: time)
+    }
+
+    @Test func theTickerRangesSightingsIntoTheListNearestFirst() throws {
+        var ticker = BeaconListTicker(localize: .english, makeEngine: BeaconListUpdateTests.exactEngine)
+        ticker.observe([sighting(1, rssi: -79, at: 0.1), sighting(2, rssi: -59, at: 0.2),
+                        sighting(3, rssi: -65, at: 0.3)])
+        ticker.tick(at: 1)
+        let place = CatalogPlace(identity: id(3), cliente: "Panadería", titulo: "Pan dulce", url: "")
+        let result = ticker.result(catalog: [id(3): place], state: .scanning, list: true)
+        #expect(result.inRange == 3)
+        #expect(result.catalogued == 1)
+        let list = try #require(result.list)
+        #expect(list.order == [id(2), id(3), id(1)])
+        #expect(list.model.rows.map(\.distanceText) == ["≈ 1.0 m", "≈ 2.0 m", "≈ 10 m"])
+        #expect(list.model.rows[1].title == "Pan dulce")
+
+        // Without the window only the counts are made.
+        let counts = ticker.result(catalog: [:], state: .scanning, list: false)
+        #expect(counts.list == nil)
+        #expect(counts.inRange == 3)
+        #expect(counts.catalogued == 0)
+    }
+
+    @Test func beaconsLeaveAfterTheExitPeriodAndResetForgetsThemAll() throws {
+        var ticker = BeaconListTicker(localize: .english, makeEngine: BeaconListUpdateTests.exactEngine)
+        ticker.observe([sighting(1, rssi: -59, at: 0), sighting(2, rssi: -65, at: 0)])
+        ticker.tick(at: 1)
+        ticker.observe([sighting(2, rssi: -65, at: 20)])
+        ticker.tick(at: 31)  // beacon 1 unseen for 31 s: gone; beacon 2 seen 11 s ago: still here
+        let later = try #require(ticker.result(catalog: [:], state: .scanning, list: true).list)
+        #expect(later.order == [id(2)])
+        #expect(ticker.snapshot.beacons.map(\.identity) == [id(2)])
+
+        ticker.reset()
+        let empty = ticker.result(catalog: [:], state: .paused, list: true)
+        #expect(empty.inRange == 0)
+        #expect(empty.list?.order == [])
+        #expect(empty.list?.model.emptyTitle == "Monitoring is paused")
+    }
+
+    @Test func historiesGrowOneValuePerTickSoEveryRangedRowChanges() throws {
+        var ticker = BeaconListTicker(localize: .english, makeEngine: BeaconListUpdateTests.exactEngine)
+        ticker.observe([sighting(1, rssi: -65, at: 0)])
+        ticker.tick(at: 1)
+        let first = try #require(ticker.result(catalog: [:], state: .scanning, list: true).list)
+        ticker.observe([sighting(1, rssi: -65, at: 1.5)])
+        ticker.tick(at: 2)
+        let second = try #require(ticker.result(catalog: [:], state: .scanning, list: true).list)
+        #expect(second.model.rows[0].history.count == 2)
+        #expect(second.row(id(1))?.revision != first.row(id(1))?.revision)
+        // Asking again without a tick changes nothing.
+        let again = try #require(ticker.result(catalog: [:], state: .scanning, list: true).list)
+        #expect(again.row(id(1))?.revision == second.row(id(1))?.revision)
+    }
+}
+
+@Suite("Row refresh slices")
+struct RowRefreshQueueTests {
+    /// A clock that advances by `step` on every reading.
+    final class FakeClock {
+        var time = 0.0
+        let step: Double
+        init(step: Double) { self.step = step }
+        func now() -> Double {
+            defer { time += step }
+            return time
+        }
+    }
+
+    @Test func visibleRowsFirstThenOutwardsAlternatingBelowAndAbove() {
+        let order = RowRefreshQueue<Int>.order(visible: 10..<13, window: 7..<16)
+        #expect(order.visible == [10, 11, 12])
+        #expect(order.around == [13, 9, 14, 8, 15, 7])
+        let top = RowRefreshQueue<Int>.order(visible: 0..<3, window: 0..<6)
+        #expect(top.visible == [0, 1, 2])
+        #expect(top.around == [3, 4, 5])
+        let clamped = RowRefreshQueue<Int>.order(visible: 4..<20, window: 0..<8)
+        #expect(clamped.visible == [4, 5, 6, 7])
+        #expect(clamped.around == [3, 2, 1, 0])
+        let nothingShown = RowRefreshQueue<Int>.order(visible: 0..<0, window: 0..<3)
+        #expect(nothingShown.visible == [])
+        #expect(nothingShown.around == [0, 1, 2])
+    }
+
+    @Test func theFirstSliceDoesEveryVisibleRowWhateverTheBudget() {
+        var queue = RowRefreshQueue(visible: [1, 2, 3, 4], around: [5, 6, 7, 8, 9])
+        let clock = FakeClock(step: 1)  // every row "takes" a unit: far over the budget
+        var done: [Int] = []
+        let more = queue.runSlice(budget: 0.5, now: clock.now) { done.append($0); return true }
+        #expect(done == [1, 2, 3, 4])
+        #expect(more)
+        #expect(Array(queue.remaining) == [5, 6, 7, 8, 9])
+        // Later slices do at least one row each, and stop when the budget is spent.
+        queue.runSlice(budget: 0.5, now: clock.now) { done.append($0); return true }
+        #expect(done == [1, 2, 3, 4, 5])
+        queue.runSlice(budget: 2.5, now: clock.now) { done.append($0); return true }
+        #expect(done == [1, 2, 3, 4, 5, 6, 7, 8])
+        let last = queue.runSlice(budget: 10, now: clock.now) { done.append($0); return true }
+        #expect(!last)
+        #expect(queue.isEmpty)
+        #expect(done == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+    }
+
+    @Test func rowsThatNeedNoWorkDoNotCountAsTheSlicesOneRow() {
+        var queue = RowRefreshQueue(visible: [], around: [1, 2, 3, 4])
+        let clock = FakeClock(step: 1)
+        var applied: [Int] = []
+        // Rows 1 and 2 are current already; row 3 is the one the slice must do, then the budget is spent.
+        queue.runSlice(budget: 0.5, now: clock.now) { row in
+            guard row >= 3 else { return false }
+            applied.append(row)
+            return true
+        }
+        #expect(applied == [3])
+        #expect(Array(queue.remaining) == [4])
+    }
+
+    @Test func anEmptyQueueHasNothingToDo() {
+        var queue = RowRefreshQueue<Int>()
+        #expect(queue.isEmpty)
+        var calls = 0
+        #expect(!queue.runSlice(budget: 1, now: { 0 }) { _ in calls += 1; return true })
+        #expect(calls == 0)
+    }
+}
