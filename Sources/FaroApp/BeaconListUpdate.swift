@@ -97,22 +97,6 @@ public struct BeaconListBuilder: Sendable {
     }
 }
 
-/// One advertisement heard, in the ranging engine's terms.
-public struct RangingSighting: Sendable, Equatable {
-    public var beacon: IBeacon
-    public var address: BluetoothAddress
-    public var rssi: Int8
-    /// Seconds on the source's clock.
-    public var time: Double
-
-    public init(beacon: IBeacon, address: BluetoothAddress, rssi: Int8, time: Double) {
-        self.beacon = beacon
-        self.address = address
-        self.rssi = rssi
-        self.time = time
-    }
-}
-
 /// What one run of `BeaconListTicker` reports: how many beacons are in range (the tick goes on while any are),
 /// how many of them are in the catalog (the tray's count), and the list when one was asked for.
 public struct BeaconListTickResult: Sendable {
@@ -137,7 +121,7 @@ public struct BeaconListTicker<Filter: RSSIFilter>: Sendable {
         builder = BeaconListBuilder(localize: localize)
     }
 
-    public mutating func observe(_ sightings: [RangingSighting]) {
+    public mutating func observe(_ sightings: [BeaconSighting]) {
         for s in sightings { ranging.observe(s.beacon, address: s.address, rssi: s.rssi, at: s.time) }
     }
 

@@ -90,8 +90,8 @@ struct BeaconListUpdateTests {
                                                  model: LogDistancePathLoss(exponent: 2)))
     }
 
-    func sighting(_ minor: UInt16, rssi: Int8, at time: Double) -> RangingSighting {
-        RangingSighting(beacon: IBeacon(uuid: uuid, major: 100, minor: minor, measuredPower: -59),
+    func sighting(_ minor: UInt16, rssi: Int8, at time: Double) -> BeaconSighting {
+        BeaconSighting(beacon: IBeacon(uuid: uuid, major: 100, minor: minor, measuredPower: -59),
                         address: BluetoothAddress(value: UInt64(minor)), rssi: rssi, time: time)
     }
 

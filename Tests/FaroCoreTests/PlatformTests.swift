@@ -65,7 +65,7 @@ struct PlatformTests {
     }
 
     @Test func anAtomicWriteReplacesTheFileOrLeavesItAlone() throws {
-        let folder = "/tmp/faro-atomic-\(getpid())"
+        let folder = FileManager.default.temporaryDirectory.path + "/faro-atomic-\(getpid())"
         mkdir(folder, 0o700)
         defer {
             unlink(folder + "/page.mht")

@@ -241,12 +241,16 @@ def scenario_send_details(app, window):
     print("OK details-sent", flush=True)
 
 
-def scenario_saved(app, window):
+def saved_page_button(window, prefix, what):
+    """Shows Guardados and returns the first saved page's button whose name starts with `prefix`."""
     press(window.child(name=TEXT["saved_tab"], roleName="radio button"))
     listbox = wait_for("the saved pages", lambda: window.child(roleName="list box", name=TEXT["saved_list"]))
-    opener = wait_for("a saved page's open button", lambda: [b for b in listbox.findChildren(
-        lambda n: n.roleName == "push button" and (n.name or "").startswith(TEXT["open_prefix"]))])
-    press(opener[0])
+    return wait_for(what, lambda: [b for b in listbox.findChildren(
+        lambda n: n.roleName == "push button" and (n.name or "").startswith(prefix))])[0]
+
+
+def scenario_saved(app, window):
+    press(saved_page_button(window, TEXT["open_prefix"], "a saved page's open button"))
     view = wait_for("the saved copy's text", lambda: (v := window.child(name=TEXT["content"], roleName="text")) and
                     len(v.text.strip()) > 20 and v)
     wait_for("the saved copy's heading", lambda: window.findChildren(
@@ -330,11 +334,7 @@ def scenario_links(app, window):
 
 
 def scenario_export(app, window):
-    press(window.child(name=TEXT["saved_tab"], roleName="radio button"))
-    listbox = wait_for("the saved pages", lambda: window.child(roleName="list box", name=TEXT["saved_list"]))
-    exporter = wait_for("a saved page's export button", lambda: [b for b in listbox.findChildren(
-        lambda n: n.roleName == "push button" and (n.name or "").startswith(TEXT["export_prefix"]))])
-    press(exporter[0])
+    press(saved_page_button(window, TEXT["export_prefix"], "a saved page's export button"))
     dialog = wait_for("the file chooser", lambda: [d for d in app.children if d.name == TEXT["export_title"]])[0]
     entry = wait_for("the file name entry", lambda: [e for e in dialog.findChildren(
         lambda n: n.roleName == "text" and (n.text or "").endswith(".mht"))])[0]

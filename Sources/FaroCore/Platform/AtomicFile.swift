@@ -24,17 +24,11 @@ public enum AtomicFile {
         let temporary = path + ".part-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw failure(errno) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                unlink(temporary)
-                throw failure(code)
-            }
-            offset += written
+        let code = POSIXWrite.all(bytes, to: fd)
+        if code != 0 {
+            close(fd)
+            unlink(temporary)
+            throw failure(code)
         }
         if fsync(fd) != 0 || close(fd) != 0 {
             let code = errno

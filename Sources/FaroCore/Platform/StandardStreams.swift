@@ -9,16 +9,6 @@ public enum StandardStreams {
     public static func writeError(_ text: String) { write(text, to: STDERR_FILENO) }
 
     private static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // a closed pipe: nothing else to do with the text
-            }
-            offset += written
-        }
-        bytes.removeAll()
+        _ = POSIXWrite.all(Array(text.utf8), to: fd)  // a closed pipe: nothing else to do with the text
     }
 }

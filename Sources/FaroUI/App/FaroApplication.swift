@@ -396,7 +396,7 @@ public final class FaroApplication {
             guard monitoring.isActive(at: environment.wallClock()) else { return }
             guard filter.accepts(s.beacon, rssi: s.rssi) else { return }
             var entries: [RegionEvent] = []
-            list.observe(RangingSighting(beacon: s.beacon, address: s.address, rssi: s.rssi, time: s.time))
+            list.observe(s)
             regions.observe(s.beacon.identity, at: s.time) { entries.append($0) }
             inRange = max(inRange, 1)
             heardSinceTick = true

@@ -28,7 +28,7 @@ final class BeaconListWorker: @unchecked Sendable {
 
     private let condition = ConditionLock()
     // Guarded by `condition`.
-    private var sightings: [RangingSighting] = []
+    private var sightings: [BeaconSighting] = []
     private var request: Request?
     private var epoch = 0
     private var running = false
@@ -47,7 +47,7 @@ final class BeaconListWorker: @unchecked Sendable {
     }
 
     /// Queues a sighting for the next job.
-    func observe(_ sighting: RangingSighting) {
+    func observe(_ sighting: BeaconSighting) {
         condition.lock()
         sightings.append(sighting)
         condition.unlock()
@@ -108,7 +108,7 @@ final class BeaconListWorker: @unchecked Sendable {
             }
             let job = request ?? Request()
             request = nil
-            var heard: [RangingSighting] = []
+            var heard: [BeaconSighting] = []
             swap(&heard, &sightings)
             let jobEpoch = epoch
             condition.unlock()

@@ -1,5 +1,6 @@
 import CGio
 import FaroBluetooth
+import FaroCore
 
 /// Runs a source on a fresh GLib main context that is thread-default for the test's thread, and records its
 /// events. Every wait is bounded.
