@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "FaroUI",
             dependencies: ["FaroApp", "FaroCore", "FaroBluetooth", "FaroInstall", "CGtk", "CNotify", "CAppIndicator", "CShim"],
             path: "Sources/FaroUI"),
-        .target(name: "FaroTestSupport", path: "Tests/FaroTestSupport"),
+        .target(name: "FaroTestSupport", dependencies: ["CShim"], path: "Tests/FaroTestSupport"),
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),
         .testTarget(
             name: "FaroNetTests", dependencies: ["FaroNet", "FaroStore", "FaroCore", "FaroTestSupport"],

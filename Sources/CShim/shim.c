@@ -1,4 +1,5 @@
 // Bodies of the CShim wrappers: each only forwards to the macro or variadic function it is named after.
+#define _GNU_SOURCE
 #include "CShim.h"
 #include "curl_forward.h"
 #include <sys/resource.h>
@@ -54,4 +55,8 @@ CURLcode faro_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char *
 
 int faro_set_thread_nice(int nice) {
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}
+
+int faro_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

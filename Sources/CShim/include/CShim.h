@@ -6,6 +6,7 @@
 #ifndef FARO_CSHIM_H
 #define FARO_CSHIM_H
 
+#include <spawn.h>
 #include <stdint.h>
 #include <gtk/gtk.h>
 #include <sqlite3.h>
@@ -51,5 +52,11 @@ CURLcode faro_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char *
 /// Sets the calling thread's nice value (Linux threads each have their own): gettid() is not exported to Swift
 /// and syscall() is variadic. Returns 0, or -1 with errno set.
 int faro_set_thread_nice(int nice);
+
+// --- Processes -------------------------------------------------------------------------------------------------
+
+/// posix_spawn_file_actions_addclosefrom_np is a GNU extension Swift's Glibc module does not declare: the child
+/// closes every descriptor from `from` up, so it inherits only what the file actions gave it.
+int faro_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from);
 
 #endif
