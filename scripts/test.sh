@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 quiet() { grep -v -E "prohibited flag\(s\): -pthread" || true; }
 
+echo "== format"
+# The checked-in .swift-format; the linter ships with the Swift toolchain.
+swift format lint --strict -r Sources Tests
+
 echo "== build"
 swift build --build-tests 2>&1 | quiet
 test -x .build/debug/faro

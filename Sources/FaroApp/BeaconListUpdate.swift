@@ -51,8 +51,10 @@ public struct BeaconListBuilder: Sendable {
     }
 
     /// The list for `snapshot` (nearest first, as the engine sorted it; a repeated identity is listed once).
-    public mutating func update(snapshot: RangingSnapshot, catalog: [BeaconIdentity: CatalogPlace],
-                                state: ScannerState) -> BeaconListUpdate {
+    public mutating func update(
+        snapshot: RangingSnapshot, catalog: [BeaconIdentity: CatalogPlace],
+        state: ScannerState
+    ) -> BeaconListUpdate {
         generation += 1
         let count = snapshot.beacons.count
         var rows: [BeaconRowModel] = []
@@ -78,8 +80,9 @@ public struct BeaconListBuilder: Sendable {
             } else {
                 (title, subtitle) = BeaconListViewModel.names(id, entry: entry, unknownTemplate: unknownTemplate)
             }
-            let row = BeaconListViewModel.row(beacon, title: title, subtitle: subtitle, isCatalogued: entry != nil,
-                                              proximityText: proximityWords[beacon.proximity] ?? "")
+            let row = BeaconListViewModel.row(
+                beacon, title: title, subtitle: subtitle, isCatalogued: entry != nil,
+                proximityText: proximityWords[beacon.proximity] ?? "")
             let revision = old.map { $0.row == row ? $0.revision : generation } ?? generation
             positions[id] = rows.count
             rows.append(row)
@@ -137,8 +140,10 @@ public struct BeaconListTicker<Filter: RSSIFilter>: Sendable {
     }
 
     /// The counts for the last tick and, with `list`, the list built from it.
-    public mutating func result(catalog: [BeaconIdentity: CatalogPlace], state: ScannerState,
-                                list: Bool) -> BeaconListTickResult {
+    public mutating func result(
+        catalog: [BeaconIdentity: CatalogPlace], state: ScannerState,
+        list: Bool
+    ) -> BeaconListTickResult {
         var catalogued = 0
         for beacon in snapshot.beacons where catalog[beacon.identity] != nil { catalogued += 1 }
         let update = list ? builder.update(snapshot: snapshot, catalog: catalog, state: state) : nil

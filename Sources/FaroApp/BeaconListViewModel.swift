@@ -36,8 +36,10 @@ public struct BeaconListViewModel: Equatable, Sendable {
     public var emptyTitle: String
     public var emptyDetail: String
 
-    public init(snapshot: RangingSnapshot, catalog: [BeaconIdentity: CatalogPlace], state: ScannerState,
-                localize: Localizer) {
+    public init(
+        snapshot: RangingSnapshot, catalog: [BeaconIdentity: CatalogPlace], state: ScannerState,
+        localize: Localizer
+    ) {
         var builder = BeaconListBuilder(localize: localize)
         self = builder.update(snapshot: snapshot, catalog: catalog, state: state).model
     }
@@ -52,16 +54,22 @@ public struct BeaconListViewModel: Equatable, Sendable {
     public static func emptyTexts(_ state: ScannerState, localize: Localizer) -> (title: String, detail: String) {
         switch state {
         case .scanning:
-            return (localize("Looking for beacons…"),
-                    localize("Places with beacons appear here when you are near them."))
+            return (
+                localize("Looking for beacons…"),
+                localize("Places with beacons appear here when you are near them.")
+            )
         case .bluetoothOff:
             return (localize("Bluetooth is off"), localize("Turn Bluetooth on to see the places near you."))
         case .noAdapter:
-            return (localize("No Bluetooth adapter"),
-                    localize("This computer has no Bluetooth adapter that Faro can use."))
+            return (
+                localize("No Bluetooth adapter"),
+                localize("This computer has no Bluetooth adapter that Faro can use.")
+            )
         case .paused:
-            return (localize("Monitoring is paused"),
-                    localize("Resume background monitoring from the menu to see nearby places."))
+            return (
+                localize("Monitoring is paused"),
+                localize("Resume background monitoring from the menu to see nearby places.")
+            )
         case .unavailable(let reason):
             return (localize("Cannot scan for beacons"), reason)
         }
@@ -87,16 +95,21 @@ public struct BeaconListViewModel: Equatable, Sendable {
 
     /// The title and subtitle of a beacon's row: the catalog's site title and business, or its major/minor and a
     /// hint that it is not in the catalog.
-    static func names(_ identity: BeaconIdentity, entry: CatalogPlace?,
-                      unknownTemplate: String) -> (title: String, subtitle: String) {
+    static func names(
+        _ identity: BeaconIdentity, entry: CatalogPlace?,
+        unknownTemplate: String
+    ) -> (title: String, subtitle: String) {
         let title = entry?.titulo ?? "\(identity.major)/\(identity.minor)"
-        let subtitle = entry?.cliente
+        let subtitle =
+            entry?.cliente
             ?? unknownTemplate.replacing("%@", with: identity.uuid.description)
         return (title, subtitle)
     }
 
-    static func row(_ beacon: RangedBeacon, title: String, subtitle: String, isCatalogued: Bool,
-                    proximityText: String) -> BeaconRowModel {
+    static func row(
+        _ beacon: RangedBeacon, title: String, subtitle: String, isCatalogued: Bool,
+        proximityText: String
+    ) -> BeaconRowModel {
         let distance = distanceText(beacon.distance)
         return BeaconRowModel(
             identity: beacon.identity, title: title, subtitle: subtitle, distanceText: distance,

@@ -40,11 +40,14 @@ public protocol SiteLoad: AnyObject {
 /// What the content view does with the network and the store. Completions arrive on the main thread.
 public protocol SiteServices: AnyObject {
     /// Loads `place`'s microsite fresh (no cache, fresh cookies, device id added); `progress` is 0…1 or nil.
-    func load(_ url: String, progress: @escaping @MainActor @Sendable (Double?) -> Void,
-              completion: @escaping @MainActor @Sendable (Result<LoadedSite, SiteError>) -> Void) -> any SiteLoad
+    func load(
+        _ url: String, progress: @escaping @MainActor @Sendable (Double?) -> Void,
+        completion: @escaping @MainActor @Sendable (Result<LoadedSite, SiteError>) -> Void
+    ) -> any SiteLoad
     /// "Guardar": the page and its resources into an MHT archive in Guardados.
-    func save(_ url: String, place: CatalogPlace,
-              completion: @escaping @MainActor @Sendable (Result<Void, SiteError>) -> Void)
+    func save(
+        _ url: String, place: CatalogPlace,
+        completion: @escaping @MainActor @Sendable (Result<Void, SiteError>) -> Void)
     func savedSites() -> [SavedSiteSummary]
     /// Opens a saved page with no network access at all.
     func openSaved(_ id: Int64) throws(SiteError) -> LoadedSite

@@ -44,11 +44,13 @@ public struct ZoneNotificationPlanner: Sendable {
 
     private func notification(replaces: Bool) -> ZoneNotification {
         if shown.count == 1, let place = shown.first {
-            return ZoneNotification(title: localize.format("You are near %@", place.cliente), body: place.titulo,
-                                    places: shown, replacesShown: replaces)
+            return ZoneNotification(
+                title: localize.format("You are near %@", place.cliente), body: place.titulo,
+                places: shown, replacesShown: replaces)
         }
         let names = shown.map(\.cliente).joined(separator: ", ")
-        return ZoneNotification(title: localize.format("You are near %@ places", String(shown.count)), body: names,
-                                places: shown, replacesShown: replaces)
+        return ZoneNotification(
+            title: localize.format("You are near %@ places", String(shown.count)), body: names,
+            places: shown, replacesShown: replaces)
     }
 }

@@ -47,7 +47,8 @@ public struct BackendConfiguration: Sendable, Equatable {
         var text = baseURL.trimmingWhitespace()
         while text.hasSuffix("/") { text.removeLast() }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host,
-              !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else {
+            !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+        else {
             throw .notAURL(baseURL)
         }
         switch scheme {

@@ -81,8 +81,11 @@ final class CurlEasy {
             if line.hasPrefix("HTTP/") {
                 buffer.headers = []  // a new response (after 100 Continue): keep only the final one's headers
             } else if let colon = line.firstIndex(of: ":") {
-                buffer.headers.append((String(line[..<colon]),
-                                       String(line[line.index(after: colon)...]).trimmingWhitespace()))
+                buffer.headers.append(
+                    (
+                        String(line[..<colon]),
+                        String(line[line.index(after: colon)...]).trimmingWhitespace()
+                    ))
             }
             return n
         }
@@ -110,7 +113,9 @@ final class CurlEasy {
             faro_curl_easy_setopt_long(handle, CURLOPT_POST, 1)
             faro_curl_easy_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
             body.withUnsafeBytes { raw in
-                _ = faro_curl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)))
+                _ = faro_curl_easy_setopt_pointer(
+                    handle, CURLOPT_COPYPOSTFIELDS,
+                    UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)))
             }
         } else {
             faro_curl_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
@@ -124,6 +129,7 @@ final class CurlEasy {
         faro_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var connects = 0
         faro_curl_easy_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
-        return .success(HTTPResponse(status: status, headers: buffer.headers, body: buffer.body, newConnections: connects))
+        return .success(
+            HTTPResponse(status: status, headers: buffer.headers, body: buffer.body, newConnections: connects))
     }
 }

@@ -55,8 +55,9 @@ public final class OutboxDeliveryPass {
                 if row.nextAttemptAt > now { break rowLoop }  // the head waits: later rows wait behind it
                 let result = client.insert(table: client.configuration.tableName(for: row.table), json: row.body)
                 let verdict = DeliveryVerdict.classify(result)
-                let transition = OutboxTransition.after(verdict, previousAttempts: row.attempts, now: clock.now(),
-                                                        schedule: schedule, random: &random)
+                let transition = OutboxTransition.after(
+                    verdict, previousAttempts: row.attempts, now: clock.now(),
+                    schedule: schedule, random: &random)
                 unsaved.append((transition, row.seq))
                 if unsaved.count >= commitEvery || clock.now() - lastCommit >= commitInterval { try save() }
                 outcome.attempted += 1
@@ -102,10 +103,11 @@ public final class OutboxDeliverer: @unchecked Sendable {
     private var finished = true
     private var latest: Status?
 
-    public init(databasePath: String, configuration: BackendConfiguration, schedule: BackoffSchedule = .background,
-                clock: any OutboxClock = SystemOutboxClock(), idleRecheck: Double = 30,
-                onStatus: @escaping @Sendable (Status) -> Void = { _ in })
-    {
+    public init(
+        databasePath: String, configuration: BackendConfiguration, schedule: BackoffSchedule = .background,
+        clock: any OutboxClock = SystemOutboxClock(), idleRecheck: Double = 30,
+        onStatus: @escaping @Sendable (Status) -> Void = { _ in }
+    ) {
         self.databasePath = databasePath
         self.configuration = configuration
         self.schedule = schedule

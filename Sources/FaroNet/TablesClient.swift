@@ -40,8 +40,9 @@ public final class TablesClient {
 
     /// A raw POST of a JSON body to `url`.
     public func post(_ url: String, json: String) -> Result<HTTPResponse, TablesError> {
-        easy.perform(url: url, headers: headers + ["Content-Type: application/json"], body: Array(json.utf8),
-                     limit: configuration.maxResponseBytes)
+        easy.perform(
+            url: url, headers: headers + ["Content-Type: application/json"], body: Array(json.utf8),
+            limit: configuration.maxResponseBytes)
     }
 
     /// Inserts one row (`POST /tables/{table}`) and reports what happened, for `DeliveryVerdict.classify`.
@@ -50,7 +51,8 @@ public final class TablesClient {
         case .failure(let error): return .transportFailure(error.description)
         case .success(let response):
             if (300..<400).contains(response.status) {
-                return .response(status: response.status, message: "to \(response.header("Location") ?? "another address")")
+                return .response(
+                    status: response.status, message: "to \(response.header("Location") ?? "another address")")
             }
             return .response(status: response.status, message: TablesClient.errorMessage(response))
         }
@@ -60,7 +62,8 @@ public final class TablesClient {
     static func errorMessage(_ response: HTTPResponse) -> String {
         guard !(200..<300).contains(response.status) else { return "" }
         if let json = try? JSONValue.parse(bytes: response.body),
-           let text = json["error"]?.stringValue ?? json["message"]?.stringValue {
+            let text = json["error"]?.stringValue ?? json["message"]?.stringValue
+        {
             return text
         }
         let text = String(decoding: response.body.prefix(200), as: UTF8.self)
@@ -113,10 +116,12 @@ public final class TablesClient {
         let page = try list(table: configuration.tables.catalog, query: "$filter=" + TablesClient.encode(filter))
         var entries = page.rows.compactMap { row -> CatalogEntry? in
             guard let id = row["id"]?.stringValue, let cliente = row["cliente"]?.stringValue,
-                  let titulo = row["titulo"]?.stringValue, let url = row["url"]?.stringValue,
-                  row["major"]?.intValue == major, row["minor"]?.intValue == minor else { return nil }
-            return CatalogEntry(id: id, uuid: row["uuid"]?.stringValue, major: major, minor: minor, cliente: cliente,
-                                titulo: titulo, url: url)
+                let titulo = row["titulo"]?.stringValue, let url = row["url"]?.stringValue,
+                row["major"]?.intValue == major, row["minor"]?.intValue == minor
+            else { return nil }
+            return CatalogEntry(
+                id: id, uuid: row["uuid"]?.stringValue, major: major, minor: minor, cliente: cliente,
+                titulo: titulo, url: url)
         }
         if let uuid { entries = entries.filter { $0.uuid == nil || $0.uuid?.lowercased() == uuid.lowercased() } }
         return entries

@@ -21,7 +21,8 @@ public enum TablesError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the backend answered with a redirect (HTTP \(s)) to \(l.isEmpty ? "another address" : l); "
                 + "Faro does not follow redirects: set the backend URL to the final address."
         case .responseTooLarge(let limit): return "the backend's answer is larger than \(limit) bytes; refused."
-        case .unexpectedContentType(let t): return "the backend answered with '\(t)' instead of JSON; check the backend URL."
+        case .unexpectedContentType(let t):
+            return "the backend answered with '\(t)' instead of JSON; check the backend URL."
         case .malformedResponse(let m): return "the backend's answer is not valid JSON (\(m))."
         }
     }

@@ -16,14 +16,16 @@ public final class FaroDatabase {
     /// `durable` chooses `synchronous=FULL` (every commit reaches the disk before it returns: what submissions
     /// need before the UI says "sent"); the deliverer uses `false` (`NORMAL`: still safe against a killed process,
     /// and a "delivered" mark lost to a power cut only costs a 409 later).
-    public init(path: String, mode: SQLiteConnection.Mode = .readWriteCreate, durable: Bool = true,
-                busyTimeoutMilliseconds: Int32 = 5000) throws(StoreError)
-    {
+    public init(
+        path: String, mode: SQLiteConnection.Mode = .readWriteCreate, durable: Bool = true,
+        busyTimeoutMilliseconds: Int32 = 5000
+    ) throws(StoreError) {
         let directory = path.parentDirectoryPath
         if mode == .readWriteCreate, !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             } catch {
                 throw .cannotOpen(path: path, reason: "cannot create the folder \(directory)")
             }
@@ -36,8 +38,9 @@ public final class FaroDatabase {
             if path != ":memory:" { chmod(path, 0o600) }
             let journal = try connection.query("PRAGMA journal_mode = WAL").first?.first?.text
             if journal?.lowercased() != "wal", path != ":memory:" {
-                throw .failed(path: path, operation: "switching to WAL", code: 0,
-                              message: "the journal mode stayed \(journal ?? "unknown")")
+                throw .failed(
+                    path: path, operation: "switching to WAL", code: 0,
+                    message: "the journal mode stayed \(journal ?? "unknown")")
             }
             try connection.execute("PRAGMA synchronous = \(durable ? "FULL" : "NORMAL")")
             try connection.execute("PRAGMA foreign_keys = ON")
@@ -61,7 +64,9 @@ public final class FaroDatabase {
     /// `$XDG_DATA_HOME/faro` (the XDG rule: an unset, empty or relative value means `$HOME/.local/share`).
     public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/faro" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/faro"
     }
 

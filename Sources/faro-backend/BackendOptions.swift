@@ -85,7 +85,8 @@ struct BackendOptions {
             case "--latency-ms":
                 let parts = try value(word).split(separator: ":").compactMap { Double($0) }
                 guard (1...2).contains(parts.count), parts.allSatisfy({ $0 >= 0 && $0 <= 60_000 }),
-                      parts[0] <= parts[parts.count - 1] else {
+                    parts[0] <= parts[parts.count - 1]
+                else {
                     throw UsageError(description: "--latency-ms takes MS or MIN:MAX (0 to 60000)")
                 }
                 latency = parts[0]...parts[parts.count - 1]

@@ -26,7 +26,8 @@ struct DemoContent {
         }
         return beacons.compactMap { b in
             guard let major = b["major"]?.intValue, let minor = b["minor"]?.intValue, let slug = b["slug"]?.stringValue,
-                  let cliente = b["cliente"]?.stringValue, let titulo = b["titulo"]?.stringValue else { return nil }
+                let cliente = b["cliente"]?.stringValue, let titulo = b["titulo"]?.stringValue
+            else { return nil }
             return [
                 ("id", .string("demo-\(major)-\(minor)")), ("uuid", .string(uuid.lowercased())),
                 ("major", .integer(Int64(major))), ("minor", .integer(Int64(minor))),
@@ -40,13 +41,16 @@ struct DemoContent {
     func siteFile(slug: String, file: String) -> (bytes: [UInt8], contentType: String)? {
         let name = file.isEmpty ? "index.html" : file
         let allowed: (String) -> Bool = { part in
-            !part.isEmpty && !part.hasPrefix(".") && part.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+            !part.isEmpty && !part.hasPrefix(".")
+                && part.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }
         }
         guard allowed(slug), allowed(name) else { return nil }
         let path = "\(dataDirectory)/demo/sites/\(slug)/\(name)"
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let types = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "png": "image/png",
-                     "svg": "image/svg+xml", "jpg": "image/jpeg", "jpeg": "image/jpeg", "js": "text/javascript"]
+        let types = [
+            "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "png": "image/png",
+            "svg": "image/svg+xml", "jpg": "image/jpeg", "jpeg": "image/jpeg", "js": "text/javascript",
+        ]
         let ext = (name as NSString).pathExtension.lowercased()
         return (Array(data), types[ext] ?? "application/octet-stream")
     }

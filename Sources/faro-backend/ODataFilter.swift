@@ -40,28 +40,40 @@ struct ODataFilter {
             if c == " " || c == "\t" {
                 i += 1
             } else if c == "(" {
-                tokens.append(.open); i += 1
+                tokens.append(.open)
+                i += 1
             } else if c == ")" {
-                tokens.append(.close); i += 1
+                tokens.append(.close)
+                i += 1
             } else if c == "'" {
                 var value = ""
                 i += 1
                 var closed = false
                 while i < chars.count {
                     if chars[i] == "'" {
-                        if i + 1 < chars.count, chars[i + 1] == "'" { value.append("'"); i += 2; continue }
-                        closed = true; i += 1; break
+                        if i + 1 < chars.count, chars[i + 1] == "'" {
+                            value.append("'")
+                            i += 2
+                            continue
+                        }
+                        closed = true
+                        i += 1
+                        break
                     }
-                    value.append(chars[i]); i += 1
+                    value.append(chars[i])
+                    i += 1
                 }
                 guard closed else { throw QueryError(description: "$filter: unterminated string literal") }
                 tokens.append(.string(value))
             } else if c.isNumber || c == "-" || c == "." {
                 var value = String(c)
                 i += 1
-                while i < chars.count, chars[i].isNumber || chars[i] == "." || chars[i] == "e" || chars[i] == "E"
-                    || ((chars[i] == "-" || chars[i] == "+") && (chars[i - 1] == "e" || chars[i - 1] == "E")) {
-                    value.append(chars[i]); i += 1
+                while i < chars.count,
+                    chars[i].isNumber || chars[i] == "." || chars[i] == "e" || chars[i] == "E"
+                        || ((chars[i] == "-" || chars[i] == "+") && (chars[i - 1] == "e" || chars[i - 1] == "E"))
+                {
+                    value.append(chars[i])
+                    i += 1
                 }
                 // OData type suffixes (100L, 1.5d, 2.0m, 3f) carry no meaning here.
                 if i < chars.count, "LlDdMmFf".contains(chars[i]) { i += 1 }
@@ -69,7 +81,8 @@ struct ODataFilter {
             } else if c.isLetter || c == "_" {
                 var value = ""
                 while i < chars.count, chars[i].isLetter || chars[i].isNumber || chars[i] == "_" {
-                    value.append(chars[i]); i += 1
+                    value.append(chars[i])
+                    i += 1
                 }
                 tokens.append(.word(value))
             } else {

@@ -72,7 +72,10 @@ final class Routes {
         guard request.segments.count >= 2, request.segments.count <= 3, let demo else {
             return .error(404, "Not found")
         }
-        guard let file = demo.siteFile(slug: request.segments[1], file: request.segments.count == 3 ? request.segments[2] : "") else {
+        guard
+            let file = demo.siteFile(
+                slug: request.segments[1], file: request.segments.count == 3 ? request.segments[2] : "")
+        else {
             return .error(404, "Not found")
         }
         return HTTPReply(status: 200, contentType: file.contentType, body: file.bytes)
@@ -85,8 +88,10 @@ final class Routes {
 
     private func handleTables(_ request: HTTPRequest) -> HTTPReply {
         guard let version = apiVersion(request), version.hasPrefix("2.0.") else {
-            return .error(400, "An invalid API version was specified in the request, this could mean that the "
-                          + "ZUMO-API-VERSION header is missing or has an unsupported value (expected 2.0.x).")
+            return .error(
+                400,
+                "An invalid API version was specified in the request, this could mean that the "
+                    + "ZUMO-API-VERSION header is missing or has an unsupported value (expected 2.0.x).")
         }
         if let appKey, request.header("ZUMO-API-KEY") != appKey {
             return .error(401, "Unauthorized: a valid ZUMO-API-KEY header is required.")
@@ -99,8 +104,10 @@ final class Routes {
         case ("GET", nil): return list(table, request)
         case ("GET", let id?):
             do {
-                guard let row = try tables.row(table: table, id: id,
-                                               includeDeleted: request.query["__includeDeleted"]?.lowercased() == "true")
+                guard
+                    let row = try tables.row(
+                        table: table, id: id,
+                        includeDeleted: request.query["__includeDeleted"]?.lowercased() == "true")
                 else { return .error(404, "The item does not exist") }
                 return .json(200, row, headers: etag(row))
             } catch {
@@ -125,7 +132,9 @@ final class Routes {
             let row = try tables.insert(table: table, body: body, now: clock())
             return .json(201, row, headers: etag(row))
         } catch {
-            if error.status == 409, let existing = error.existing { return .json(409, existing, headers: etag(existing)) }
+            if error.status == 409, let existing = error.existing {
+                return .json(409, existing, headers: etag(existing))
+            }
             return .error(error.status, error.message)
         }
     }
@@ -140,7 +149,8 @@ final class Routes {
             headers.append(("Link", "<\(nextLink(table, request, query))>; rel=next"))
         }
         if let count = page.totalCount {
-            return .json(200, .object([("results", .array(page.rows)), ("count", .integer(Int64(count)))]), headers: headers)
+            return .json(
+                200, .object([("results", .array(page.rows)), ("count", .integer(Int64(count)))]), headers: headers)
         }
         return .json(200, .array(page.rows), headers: headers)
     }
@@ -176,7 +186,9 @@ enum QueryString {
         var i = 0
         while i < utf8.count {
             let c = utf8[i]
-            if c == UInt8(ascii: "%"), i + 2 < utf8.count, let v = UInt8(String(decoding: utf8[i + 1...i + 2], as: UTF8.self), radix: 16) {
+            if c == UInt8(ascii: "%"), i + 2 < utf8.count,
+                let v = UInt8(String(decoding: utf8[i + 1...i + 2], as: UTF8.self), radix: 16)
+            {
                 bytes.append(v)
                 i += 3
             } else {

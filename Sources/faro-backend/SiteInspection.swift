@@ -8,7 +8,8 @@ import Foundation
 /// and `FARO_BACKEND_SITE_LATENCY_MS` delays every microsite answer (the "slow server" of the benchmarks).
 final class SiteInspection: @unchecked Sendable {
     static let shared = SiteInspection(
-        siteLatencyMilliseconds: ProcessInfo.processInfo.environment["FARO_BACKEND_SITE_LATENCY_MS"].flatMap(Double.init) ?? 0)
+        siteLatencyMilliseconds: ProcessInfo.processInfo.environment["FARO_BACKEND_SITE_LATENCY_MS"].flatMap(
+            Double.init) ?? 0)
 
     /// At most this many requests are remembered (the oldest go first).
     static let capacity = 1000
@@ -45,14 +46,16 @@ final class SiteInspection: @unchecked Sendable {
             let number = record(request)
             if request.query["loop"] != nil {
                 // A redirect to itself, for clients' redirect limits.
-                return HTTPReply(status: 302, contentType: "text/plain", body: [],
-                                 headers: [("Location", "/debug/redirect?loop=\(number)")])
+                return HTTPReply(
+                    status: 302, contentType: "text/plain", body: [],
+                    headers: [("Location", "/debug/redirect?loop=\(number)")])
             }
             guard let target = request.query["to"], target.hasPrefix("http://127.0.0.1") || target.hasPrefix("/") else {
                 return .error(400, "to= must be a loopback URL or a path")
             }
-            return HTTPReply(status: 302, contentType: "text/plain", body: Array("moved\n".utf8),
-                             headers: [("Location", target), ("Set-Cookie", "faro_redirect=\(number); Path=/")])
+            return HTTPReply(
+                status: 302, contentType: "text/plain", body: Array("moved\n".utf8),
+                headers: [("Location", target), ("Set-Cookie", "faro_redirect=\(number); Path=/")])
         default:
             return .error(404, "Not found")
         }

@@ -96,7 +96,8 @@ final class SoupHTTPServer {
         let headers = soup_server_message_get_request_headers(message)
         var body: [UInt8] = []
         if let requestBody = soup_server_message_get_request_body(message),
-           let bytes = soup_message_body_flatten(requestBody) {
+            let bytes = soup_message_body_flatten(requestBody)
+        {
             var size: Int = 0
             if let data = g_bytes_get_data(bytes, &size), size > 0 {
                 body = Array(UnsafeRawBufferPointer(start: data, count: size))
@@ -112,7 +113,8 @@ final class SoupHTTPServer {
         var reply: HTTPReply
         var drop = false
         if faulty, let status = faults.failure() {
-            reply = .error(status, status == 503 ? "Service unavailable (injected fault)" : "Internal error (injected fault)")
+            reply = .error(
+                status, status == 503 ? "Service unavailable (injected fault)" : "Internal error (injected fault)")
         } else {
             reply = routes.handle(request)
             drop = faulty && method == "POST" && faults.drop()
@@ -123,16 +125,19 @@ final class SoupHTTPServer {
             soup_server_message_pause(message)
             g_object_ref(UnsafeMutableRawPointer(message))
             let pending = PendingReply(server: self, message: message, reply: reply, drop: drop)
-            g_timeout_add_full(G_PRIORITY_DEFAULT, guint(delay), { user in
-                guard let user else { return 0 }
-                let pending = Unmanaged<PendingReply>.fromOpaque(user).takeUnretainedValue()
-                pending.server.finish(pending.message, pending.reply, drop: pending.drop)
-                soup_server_message_unpause(pending.message)
-                g_object_unref(UnsafeMutableRawPointer(pending.message))
-                return 0
-            }, Unmanaged.passRetained(pending).toOpaque(), { user in
-                if let user { Unmanaged<PendingReply>.fromOpaque(user).release() }
-            })
+            g_timeout_add_full(
+                G_PRIORITY_DEFAULT, guint(delay),
+                { user in
+                    guard let user else { return 0 }
+                    let pending = Unmanaged<PendingReply>.fromOpaque(user).takeUnretainedValue()
+                    pending.server.finish(pending.message, pending.reply, drop: pending.drop)
+                    soup_server_message_unpause(pending.message)
+                    g_object_unref(UnsafeMutableRawPointer(pending.message))
+                    return 0
+                }, Unmanaged.passRetained(pending).toOpaque(),
+                { user in
+                    if let user { Unmanaged<PendingReply>.fromOpaque(user).release() }
+                })
         } else {
             finish(message, reply, drop: drop)
         }
@@ -141,7 +146,8 @@ final class SoupHTTPServer {
     /// Writes `reply`, or (for the dropped-connection fault) the first bytes of it and then cuts the connection.
     private func finish(_ message: OpaquePointer, _ reply: HTTPReply, drop: Bool) {
         if drop, let socket = soup_server_message_get_socket(message) {
-            let partial = "HTTP/1.1 \(reply.status) X\r\nContent-Type: application/json\r\nContent-Length: \(reply.body.count + 100)\r\n\r\n"
+            let partial =
+                "HTTP/1.1 \(reply.status) X\r\nContent-Type: application/json\r\nContent-Length: \(reply.body.count + 100)\r\n\r\n"
             let bytes = Array(partial.utf8) + Array(reply.body.prefix(reply.body.count / 2))
             _ = bytes.withUnsafeBytes { raw in
                 g_socket_send(socket, raw.baseAddress?.assumingMemoryBound(to: gchar.self), gsize(raw.count), nil, nil)
@@ -154,8 +160,9 @@ final class SoupHTTPServer {
         let responseHeaders = soup_server_message_get_response_headers(message)
         for (name, value) in reply.headers { soup_message_headers_replace(responseHeaders, name, value) }
         reply.body.withUnsafeBytes { raw in
-            soup_server_message_set_response(message, reply.contentType ?? "application/octet-stream", SOUP_MEMORY_COPY,
-                                             raw.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(raw.count))
+            soup_server_message_set_response(
+                message, reply.contentType ?? "application/octet-stream", SOUP_MEMORY_COPY,
+                raw.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(raw.count))
         }
     }
 }

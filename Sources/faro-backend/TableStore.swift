@@ -22,7 +22,8 @@ final class TableStore {
 
     init(database: SQLiteConnection) throws(StoreError) {
         db = database
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS __faro_columns (
                 table_name TEXT NOT NULL, column_name TEXT NOT NULL, kind TEXT NOT NULL,
                 PRIMARY KEY (table_name, column_name));
@@ -37,7 +38,9 @@ final class TableStore {
             guard let t = row[0].text, let c = row[1].text, let k = row[2].text else { continue }
             schema[t, default: []].append((c, k))
         }
-        for row in try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") {
+        for row in try db.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        ) {
             if let t = row[0].text, schema[t] == nil { schema[t] = [] }
         }
     }
@@ -45,8 +48,11 @@ final class TableStore {
     /// A table or column name the server accepts: a letter, then letters, digits or `_`, at most 64.
     static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 64,
-              first.properties.isAlphabetic, first.isASCII else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+            first.properties.isAlphabetic, first.isASCII
+        else { return false }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+        }
             && !name.lowercased().hasPrefix("sqlite_")
     }
 
@@ -57,8 +63,12 @@ final class TableStore {
     /// The SQL column for `name` (system or user column, case-insensitive), or nil.
     func column(_ table: String, _ name: String) -> String? {
         if name.lowercased() == "id" { return "\"id\"" }
-        if let s = TableStore.systemColumns.first(where: { $0.lowercased() == name.lowercased() }) { return TableStore.quoted(s) }
-        return schema[table]?.first(where: { $0.name.lowercased() == name.lowercased() }).map { TableStore.quoted($0.name) }
+        if let s = TableStore.systemColumns.first(where: { $0.lowercased() == name.lowercased() }) {
+            return TableStore.quoted(s)
+        }
+        return schema[table]?.first(where: { $0.name.lowercased() == name.lowercased() }).map {
+            TableStore.quoted($0.name)
+        }
     }
 
     private func kind(of value: JSONValue) -> String {
@@ -71,7 +81,8 @@ final class TableStore {
 
     private func ensureTable(_ table: String, fields: [(String, JSONValue)]) throws(StoreError) {
         if schema[table] == nil {
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TABLE IF NOT EXISTS \(TableStore.quoted(table)) (
                     "id" TEXT PRIMARY KEY NOT NULL, "createdAt" TEXT NOT NULL, "updatedAt" TEXT NOT NULL,
                     "version" TEXT NOT NULL, "deleted" INTEGER NOT NULL DEFAULT 0)
@@ -81,8 +92,9 @@ final class TableStore {
         for (name, value) in fields where name != "id" && column(table, name) == nil {
             try db.execute("ALTER TABLE \(TableStore.quoted(table)) ADD COLUMN \(TableStore.quoted(name))")
             let k = kind(of: value)
-            try db.query("INSERT INTO __faro_columns (table_name, column_name, kind) VALUES (?, ?, ?)",
-                         [.text(table), .text(name), .text(k)])
+            try db.query(
+                "INSERT INTO __faro_columns (table_name, column_name, kind) VALUES (?, ?, ?)",
+                [.text(table), .text(name), .text(k)])
             schema[table, default: []].append((name, k))
         }
     }
@@ -136,8 +148,10 @@ final class TableStore {
             return try db.transaction { () throws(StoreError) -> Result<JSONValue, TableError> in
                 try ensureTable(table, fields: userFields)
                 if let existing = try row(table: table, id: id, includeDeleted: true) {
-                    return .failure(TableError(status: 409, message: "An item with id '\(id)' already exists.",
-                                               existing: existing))
+                    return .failure(
+                        TableError(
+                            status: 409, message: "An item with id '\(id)' already exists.",
+                            existing: existing))
                 }
                 let stamp = Fechahora.format(secondsSince1970: now)
                 let version = TableStore.newVersion(&random)
@@ -148,7 +162,9 @@ final class TableStore {
                     values.append(sqlValue(value))
                 }
                 let marks = values.map { _ in "?" }.joined(separator: ", ")
-                try db.query("INSERT INTO \(TableStore.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(marks))", values)
+                try db.query(
+                    "INSERT INTO \(TableStore.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(marks))",
+                    values)
                 guard let stored = try row(table: table, id: id, includeDeleted: true) else {
                     return .failure(TableError(status: 500, message: "The item vanished after insert."))
                 }
@@ -172,13 +188,17 @@ final class TableStore {
                 try db.query("DELETE FROM \(TableStore.quoted(table)) WHERE id = ?", [.text(id)])
                 let stamp = Fechahora.format(secondsSince1970: now)
                 var names = ["\"id\"", "\"createdAt\"", "\"updatedAt\"", "\"version\"", "\"deleted\""]
-                var values: [SQLiteValue] = [.text(id), .text(stamp), .text(stamp), .text(TableStore.newVersion(&random)), .integer(0)]
+                var values: [SQLiteValue] = [
+                    .text(id), .text(stamp), .text(stamp), .text(TableStore.newVersion(&random)), .integer(0),
+                ]
                 for (name, value) in user {
                     names.append(TableStore.quoted(name))
                     values.append(sqlValue(value))
                 }
                 let marks = values.map { _ in "?" }.joined(separator: ", ")
-                try db.query("INSERT INTO \(TableStore.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(marks))", values)
+                try db.query(
+                    "INSERT INTO \(TableStore.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(marks))",
+                    values)
             }
         }
     }
@@ -186,15 +206,19 @@ final class TableStore {
     static func newVersion(_ random: inout SystemUnitRandom) -> String {
         var n = random.nextUInt64()
         var bytes: [UInt8] = []
-        for _ in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: n)); n >>= 8 }
+        for _ in 0..<8 {
+            bytes.append(UInt8(truncatingIfNeeded: n))
+            n >>= 8
+        }
         return Data(bytes).base64EncodedString()
     }
 
     /// One row by id (404 is the caller's business).
     func row(table: String, id: String, includeDeleted: Bool = false) throws(StoreError) -> JSONValue? {
         guard exists(table) else { return nil }
-        let statement = try db.prepare("SELECT * FROM \(TableStore.quoted(table)) WHERE id = ?"
-                                       + (includeDeleted ? "" : " AND deleted = 0"))
+        let statement = try db.prepare(
+            "SELECT * FROM \(TableStore.quoted(table)) WHERE id = ?"
+                + (includeDeleted ? "" : " AND deleted = 0"))
         try statement.bind([.text(id)])
         guard try statement.step() else { return nil }
         return render(table: table, names: statement.columnNames, values: statement.row())
@@ -243,7 +267,8 @@ final class TableStore {
         }
         let from = " FROM \(TableStore.quoted(table))"
         do {
-            let statement = try db.prepare("SELECT \(selected)\(from)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?")
+            let statement = try db.prepare(
+                "SELECT \(selected)\(from)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?")
             try statement.bind(parameters + [.integer(Int64(query.top)), .integer(Int64(query.skip))])
             var rows: [JSONValue] = []
             let names = statement.columnNames
@@ -317,7 +342,9 @@ struct TableQuery {
             select = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         if let c = parameters["$inlinecount"] {
-            guard c == "allpages" || c == "none" else { throw QueryError(description: "$inlinecount must be allpages or none") }
+            guard c == "allpages" || c == "none" else {
+                throw QueryError(description: "$inlinecount must be allpages or none")
+            }
             inlineCount = c == "allpages"
         }
         includeDeleted = parameters["__includeDeleted"]?.lowercased() == "true"

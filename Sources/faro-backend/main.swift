@@ -37,12 +37,14 @@ do {
 
 let demo = BackendDataDirectory.locate(explicit: options.dataDirectory).map { DemoContent(dataDirectory: $0) }
 if demo == nil {
-    FileHandle.standardError.write(Data(
-        "faro-backend: no data folder found (pass --data DIR): serving tables without the demo catalog\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "faro-backend: no data folder found (pass --data DIR): serving tables without the demo catalog\n".utf8))
 }
 var seed = SystemUnitRandom()
-let faults = FaultInjector(failRate: options.failRate, failStatuses: options.failStatuses, latency: options.latency,
-                           dropRate: options.dropRate, random: SeededUnitRandom(seed: options.seed ?? seed.nextUInt64()))
+let faults = FaultInjector(
+    failRate: options.failRate, failStatuses: options.failStatuses, latency: options.latency,
+    dropRate: options.dropRate, random: SeededUnitRandom(seed: options.seed ?? seed.nextUInt64()))
 let routes = Routes(tables: tables, demo: demo, appKey: options.appKey, clock: { clock.now() })
 let server: SoupHTTPServer
 let port: UInt32
@@ -82,12 +84,14 @@ final class RefusalSchedule {
 
     private func after(_ seconds: Double, _ action: @escaping (RefusalSchedule) -> Void) {
         let box = Unmanaged.passRetained(RefusalStep(schedule: self, action: action)).toOpaque()
-        g_timeout_add_full(G_PRIORITY_DEFAULT, guint(max(1, seconds * 1000)), { user in
-            guard let user else { return 0 }
-            let step = Unmanaged<RefusalStep>.fromOpaque(user).takeUnretainedValue()
-            step.action(step.schedule)
-            return 0
-        }, box, { user in if let user { Unmanaged<RefusalStep>.fromOpaque(user).release() } })
+        g_timeout_add_full(
+            G_PRIORITY_DEFAULT, guint(max(1, seconds * 1000)),
+            { user in
+                guard let user else { return 0 }
+                let step = Unmanaged<RefusalStep>.fromOpaque(user).takeUnretainedValue()
+                step.action(step.schedule)
+                return 0
+            }, box, { user in if let user { Unmanaged<RefusalStep>.fromOpaque(user).release() } })
     }
 }
 

@@ -26,7 +26,8 @@ let words = Array(CommandLine.arguments.dropFirst())
 
 @MainActor
 func dispatch(_ words: [String]) throws -> Int32 {
-    let hasDisplay = !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
+    let hasDisplay =
+        !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
         || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     guard let command = words.first else {
         if hasDisplay { return try GUICommand.run(Arguments([])) }

@@ -9,16 +9,18 @@ struct BeaconListUpdateTests {
     func id(_ minor: UInt16) -> BeaconIdentity { BeaconIdentity(uuid: uuid, major: 100, minor: minor) }
 
     func ranged(_ minor: UInt16, _ distance: Double?, history: [Float] = [3, 2.5]) -> RangedBeacon {
-        RangedBeacon(identity: id(minor), measuredPower: -59, address: BluetoothAddress(value: UInt64(minor)),
-                     rssi: -60, smoothedRSSI: -60, distance: distance, proximity: Proximity(distance: distance),
-                     firstSeen: 0, lastSeen: 1, history: DistanceHistory(history))
+        RangedBeacon(
+            identity: id(minor), measuredPower: -59, address: BluetoothAddress(value: UInt64(minor)),
+            rssi: -60, smoothedRSSI: -60, distance: distance, proximity: Proximity(distance: distance),
+            firstSeen: 0, lastSeen: 1, history: DistanceHistory(history))
     }
 
     func snapshot(_ beacons: [RangedBeacon]) -> RangingSnapshot { RangingSnapshot(time: 1, beacons: beacons) }
 
     @Test func theUpdateHoldsTheSameRowsAsTheViewModel() {
-        let place = CatalogPlace(identity: id(1), cliente: "Café La Parroquia", titulo: "Café de olla",
-                                 url: "http://127.0.0.1/sitios/cafe/")
+        let place = CatalogPlace(
+            identity: id(1), cliente: "Café La Parroquia", titulo: "Café de olla",
+            url: "http://127.0.0.1/sitios/cafe/")
         let snap = snapshot([ranged(1, 2.4), ranged(2, 7), ranged(3, nil)])
         var builder = BeaconListBuilder(localize: .english)
         let update = builder.update(snapshot: snap, catalog: [id(1): place], state: .scanning)
@@ -37,8 +39,9 @@ struct BeaconListUpdateTests {
         #expect(first.revisions == [first.generation, first.generation])
 
         // Beacon 1 is where it was; beacon 2 came closer (a new distance and history) and is now first.
-        let second = builder.update(snapshot: snapshot([ranged(2, 1.0, history: [3, 2.5, 1]), ranged(1, 2.4)]),
-                                    catalog: [:], state: .scanning)
+        let second = builder.update(
+            snapshot: snapshot([ranged(2, 1.0, history: [3, 2.5, 1]), ranged(1, 2.4)]),
+            catalog: [:], state: .scanning)
         #expect(second.generation > first.generation)
         #expect(second.order == [id(2), id(1)])
         #expect(second.row(id(1))?.revision == first.row(id(1))?.revision)
@@ -46,8 +49,9 @@ struct BeaconListUpdateTests {
 
         // The catalog answers for beacon 1: its title changes, so does its revision.
         let place = CatalogPlace(identity: id(1), cliente: "Farmacia", titulo: "Farmacia del Centro", url: "")
-        let third = builder.update(snapshot: snapshot([ranged(2, 1.0, history: [3, 2.5, 1]), ranged(1, 2.4)]),
-                                   catalog: [id(1): place], state: .scanning)
+        let third = builder.update(
+            snapshot: snapshot([ranged(2, 1.0, history: [3, 2.5, 1]), ranged(1, 2.4)]),
+            catalog: [id(1): place], state: .scanning)
         #expect(third.row(id(1))?.model.title == "Farmacia del Centro")
         #expect(third.row(id(1))?.revision == third.generation)
         #expect(third.row(id(2))?.revision == second.generation)
@@ -67,8 +71,9 @@ struct BeaconListUpdateTests {
 
     @Test func aRepeatedIdentityIsListedOnce() {
         var builder = BeaconListBuilder(localize: .english)
-        let update = builder.update(snapshot: snapshot([ranged(1, 2.4), ranged(2, 3), ranged(1, 9)]), catalog: [:],
-                                    state: .scanning)
+        let update = builder.update(
+            snapshot: snapshot([ranged(1, 2.4), ranged(2, 3), ranged(1, 9)]), catalog: [:],
+            state: .scanning)
         #expect(update.order == [id(1), id(2)])
         #expect(update.model.rows.count == 2)
         #expect(update.revisions.count == 2)
@@ -86,19 +91,24 @@ struct BeaconListUpdateTests {
 
     /// A strategy without smoothing, so distances are exact: -59 dBm at 1 m, -65 dBm ≈ 2 m, -79 dBm = 10 m.
     static func exactEngine() -> RangingEngine<ArmaRSSIFilter> {
-        RangingEngine(strategy: DistanceStrategy(makeFilter: { ArmaRSSIFilter(speed: 1) },
-                                                 model: LogDistancePathLoss(exponent: 2)))
+        RangingEngine(
+            strategy: DistanceStrategy(
+                makeFilter: { ArmaRSSIFilter(speed: 1) },
+                model: LogDistancePathLoss(exponent: 2)))
     }
 
     func sighting(_ minor: UInt16, rssi: Int8, at time: Double) -> BeaconSighting {
-        BeaconSighting(beacon: IBeacon(uuid: uuid, major: 100, minor: minor, measuredPower: -59),
-                        address: BluetoothAddress(value: UInt64(minor)), rssi: rssi, time: time)
+        BeaconSighting(
+            beacon: IBeacon(uuid: uuid, major: 100, minor: minor, measuredPower: -59),
+            address: BluetoothAddress(value: UInt64(minor)), rssi: rssi, time: time)
     }
 
     @Test func theTickerRangesSightingsIntoTheListNearestFirst() throws {
         var ticker = BeaconListTicker(localize: .english, makeEngine: BeaconListUpdateTests.exactEngine)
-        ticker.observe([sighting(1, rssi: -79, at: 0.1), sighting(2, rssi: -59, at: 0.2),
-                        sighting(3, rssi: -65, at: 0.3)])
+        ticker.observe([
+            sighting(1, rssi: -79, at: 0.1), sighting(2, rssi: -59, at: 0.2),
+            sighting(3, rssi: -65, at: 0.3),
+        ])
         ticker.tick(at: 1)
         let place = CatalogPlace(identity: id(3), cliente: "Panadería", titulo: "Pan dulce", url: "")
         let result = ticker.result(catalog: [id(3): place], state: .scanning, list: true)
@@ -181,16 +191,28 @@ struct RowRefreshQueueTests {
         var queue = RowRefreshQueue(visible: [1, 2, 3, 4], around: [5, 6, 7, 8, 9])
         let clock = FakeClock(step: 1)  // every row "takes" a unit: far over the budget
         var done: [Int] = []
-        let more = queue.runSlice(budget: 0.5, now: clock.now) { done.append($0); return true }
+        let more = queue.runSlice(budget: 0.5, now: clock.now) {
+            done.append($0)
+            return true
+        }
         #expect(done == [1, 2, 3, 4])
         #expect(more)
         #expect(Array(queue.remaining) == [5, 6, 7, 8, 9])
         // Later slices do at least one row each, and stop when the budget is spent.
-        queue.runSlice(budget: 0.5, now: clock.now) { done.append($0); return true }
+        queue.runSlice(budget: 0.5, now: clock.now) {
+            done.append($0)
+            return true
+        }
         #expect(done == [1, 2, 3, 4, 5])
-        queue.runSlice(budget: 2.5, now: clock.now) { done.append($0); return true }
+        queue.runSlice(budget: 2.5, now: clock.now) {
+            done.append($0)
+            return true
+        }
         #expect(done == [1, 2, 3, 4, 5, 6, 7, 8])
-        let last = queue.runSlice(budget: 10, now: clock.now) { done.append($0); return true }
+        let last = queue.runSlice(budget: 10, now: clock.now) {
+            done.append($0)
+            return true
+        }
         #expect(!last)
         #expect(queue.isEmpty)
         #expect(done == [1, 2, 3, 4, 5, 6, 7, 8, 9])
@@ -214,7 +236,12 @@ struct RowRefreshQueueTests {
         var queue = RowRefreshQueue<Int>()
         #expect(queue.isEmpty)
         var calls = 0
-        #expect(!queue.runSlice(budget: 1, now: { 0 }) { _ in calls += 1; return true })
+        let clock = { 0.0 }
+        let more = queue.runSlice(budget: 1, now: clock) { _ in
+            calls += 1
+            return true
+        }
+        #expect(!more)
         #expect(calls == 0)
     }
 }

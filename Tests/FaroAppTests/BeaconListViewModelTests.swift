@@ -5,13 +5,18 @@ import Testing
 @Suite("Beacon list view model")
 struct BeaconListViewModelTests {
     let uuid = BeaconUUID(high: 0xFA20_DE30_0B1E_4C5A, low: 0x9B5E_D3A0_BE0C_0DE1)
-    let spanish = Localizer { ["near": "cerca", "far": "lejos", "immediate": "inmediato", "unknown": "desconocido",
-                               "Unknown beacon %@": "Beacon desconocido %@", "Bluetooth is off": "Bluetooth está apagado"][$0] ?? $0 }
+    let spanish = Localizer {
+        [
+            "near": "cerca", "far": "lejos", "immediate": "inmediato", "unknown": "desconocido",
+            "Unknown beacon %@": "Beacon desconocido %@", "Bluetooth is off": "Bluetooth está apagado",
+        ][$0] ?? $0
+    }
 
     func ranged(_ minor: UInt16, _ distance: Double?) -> RangedBeacon {
-        RangedBeacon(identity: BeaconIdentity(uuid: uuid, major: 100, minor: minor), measuredPower: -59,
-                     address: BluetoothAddress(value: UInt64(minor)), rssi: -60, smoothedRSSI: -60, distance: distance,
-                     proximity: Proximity(distance: distance), firstSeen: 0, lastSeen: 1, history: DistanceHistory([3, 2.5]))
+        RangedBeacon(
+            identity: BeaconIdentity(uuid: uuid, major: 100, minor: minor), measuredPower: -59,
+            address: BluetoothAddress(value: UInt64(minor)), rssi: -60, smoothedRSSI: -60, distance: distance,
+            proximity: Proximity(distance: distance), firstSeen: 0, lastSeen: 1, history: DistanceHistory([3, 2.5]))
     }
 
     @Test func distanceText() {
@@ -26,10 +31,12 @@ struct BeaconListViewModelTests {
 
     @Test func catalogedAndUnknownRowsInSpanish() {
         let id1 = BeaconIdentity(uuid: uuid, major: 100, minor: 1)
-        let place = CatalogPlace(identity: id1, cliente: "Café La Parroquia", titulo: "Café de olla",
-                                 url: "http://127.0.0.1/sitios/cafe/")
-        let model = BeaconListViewModel(snapshot: RangingSnapshot(time: 1, beacons: [ranged(1, 2.4), ranged(2, 7)]),
-                                        catalog: [id1: place], state: .scanning, localize: spanish)
+        let place = CatalogPlace(
+            identity: id1, cliente: "Café La Parroquia", titulo: "Café de olla",
+            url: "http://127.0.0.1/sitios/cafe/")
+        let model = BeaconListViewModel(
+            snapshot: RangingSnapshot(time: 1, beacons: [ranged(1, 2.4), ranged(2, 7)]),
+            catalog: [id1: place], state: .scanning, localize: spanish)
         #expect(model.rows.count == 2)
         #expect(model.rows[0].title == "Café de olla")
         #expect(model.rows[0].subtitle == "Café La Parroquia")
@@ -49,16 +56,21 @@ struct BeaconListViewModelTests {
         #expect(off.emptyTitle == "Bluetooth está apagado")
         let paused = BeaconListViewModel(snapshot: empty, catalog: [:], state: .paused, localize: .english)
         #expect(paused.emptyTitle == "Monitoring is paused")
-        let broken = BeaconListViewModel(snapshot: empty, catalog: [:], state: .unavailable("no org.bluez"),
-                                         localize: .english)
+        let broken = BeaconListViewModel(
+            snapshot: empty, catalog: [:], state: .unavailable("no org.bluez"),
+            localize: .english)
         #expect(broken.emptyDetail == "no org.bluez")
     }
 
     @Test func formMessagesAreTranslatedWithArguments() {
-        let errors = FormErrors(problems: [FieldProblem(field: .telefono, reason: .phoneDigits(count: 9)),
-                                           FieldProblem(field: .email, reason: .invalidEmail)])
-        let es = Localizer { $0 == "The phone number needs exactly 10 digits (this one has %@)."
-            ? "El teléfono debe tener exactamente 10 dígitos (este tiene %@)." : $0 }
+        let errors = FormErrors(problems: [
+            FieldProblem(field: .telefono, reason: .phoneDigits(count: 9)),
+            FieldProblem(field: .email, reason: .invalidEmail),
+        ])
+        let es = Localizer {
+            $0 == "The phone number needs exactly 10 digits (this one has %@)."
+                ? "El teléfono debe tener exactamente 10 dígitos (este tiene %@)." : $0
+        }
         let messages = FormMessages(errors, localize: es)
         #expect(messages[.telefono] == "El teléfono debe tener exactamente 10 dígitos (este tiene 9).")
         #expect(messages[.email] == "Enter an e-mail address like nombre@ejemplo.com.")

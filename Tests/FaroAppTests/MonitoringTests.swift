@@ -36,12 +36,14 @@ struct MonitoringTests {
 
     let uuid = BeaconUUID(high: 1, low: 2)
     func place(_ minor: UInt16, _ name: String) -> CatalogPlace {
-        CatalogPlace(identity: BeaconIdentity(uuid: uuid, major: 1, minor: minor), cliente: name, titulo: "T\(minor)",
-                     url: "http://127.0.0.1/\(minor)")
+        CatalogPlace(
+            identity: BeaconIdentity(uuid: uuid, major: 1, minor: minor), cliente: name, titulo: "T\(minor)",
+            url: "http://127.0.0.1/\(minor)")
     }
     func enter(_ minor: UInt16, announce: Bool = true) -> RegionEvent {
-        RegionEvent(kind: .enter, region: Region(identifier: "\(minor)", uuid: uuid), time: 0,
-                    beacon: BeaconIdentity(uuid: uuid, major: 1, minor: minor), announce: announce)
+        RegionEvent(
+            kind: .enter, region: Region(identifier: "\(minor)", uuid: uuid), time: 0,
+            beacon: BeaconIdentity(uuid: uuid, major: 1, minor: minor), announce: announce)
     }
 
     @Test func entriesMergeIntoOneNotification() {
@@ -74,8 +76,9 @@ struct OutboxStatusTests {
     @Test func wordsForCounts() {
         #expect(outboxStatusText(pending: 0, failed: 0, localize: .english) == nil)
         #expect(outboxStatusText(pending: 1, failed: 0, localize: .english) == "1 submission pending")
-        #expect(outboxStatusText(pending: 3, failed: 2, localize: .english)
-            == "3 submissions pending · 2 submissions refused by the server")
+        #expect(
+            outboxStatusText(pending: 3, failed: 2, localize: .english)
+                == "3 submissions pending · 2 submissions refused by the server")
         let es = Localizer { $0 == "%@ submissions pending" ? "%@ envíos pendientes" : $0 }
         #expect(outboxStatusText(pending: 2, failed: 0, localize: es) == "2 envíos pendientes")
     }

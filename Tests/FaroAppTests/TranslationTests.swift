@@ -24,7 +24,8 @@ struct TranslationTests {
     }
 
     static func unquote(_ s: Substring) -> String {
-        String(s.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\n", with: "\n")
+        String(s.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(
+            of: "\\n", with: "\n")
     }
 
     /// Every message id the sources pass to gettext: `I18n.tr("…")`, `localize("…")`, `localize.format("…")`, the
@@ -68,8 +69,9 @@ struct TranslationTests {
         let spanish = try Self.catalog(Self.root + "/po/es.po")
         #expect(spanish["Register my business"] == "Registrar mi negocio")
         #expect(spanish["My contact details"] == "Mis datos de contacto")
-        #expect(spanish.values.contains(
-            "*Tus datos serán almacenados en tú dispositivo y serán compartidos con los autores de los sitios que tú "
-                + "decidas con el propósito de que puedan comunicarse contigo."))
+        #expect(
+            spanish.values.contains(
+                "*Tus datos serán almacenados en tú dispositivo y serán compartidos con los autores de los sitios que tú "
+                    + "decidas con el propósito de que puedan comunicarse contigo."))
     }
 }

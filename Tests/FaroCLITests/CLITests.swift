@@ -1,6 +1,6 @@
+import FaroTestSupport
 import Foundation
 import Testing
-import FaroTestSupport
 
 /// The terminal front end is a contract other tools read: these tests run the built `faro` binary for real.
 @Suite("faro command line")
@@ -20,15 +20,22 @@ struct CLITests {
     @Test func decodeEveryKind() throws {
         let ad = try run(["decode", "--kind", "ad", "0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"])
         #expect(ad.status == 0)
-        #expect(ad.stdout == #"{"uuid": "e2c56db5-dffb-48d2-b060-d0f5a71096e0", "major": 1, "minor": 2, "tx_power": -59}"# + "\n")
+        #expect(
+            ad.stdout == #"{"uuid": "e2c56db5-dffb-48d2-b060-d0f5a71096e0", "major": 1, "minor": 2, "tx_power": -59}"#
+                + "\n")
 
         let msd = try run(["decode", "--kind", "msd", "4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"])
         #expect(msd.stdout == ad.stdout)
 
-        let hci = try run(["decode", "--kind", "hci",
-                           "043e2b02010301ce11ad4285f71f0201041bff4c000215a7ae2eb71f004168b99ba749bac1ca6400010001bb4eb9"])
+        let hci = try run([
+            "decode", "--kind", "hci",
+            "043e2b02010301ce11ad4285f71f0201041bff4c000215a7ae2eb71f004168b99ba749bac1ca6400010001bb4eb9",
+        ])
         #expect(hci.status == 0)
-        #expect(hci.stdout == #"{"uuid": "a7ae2eb7-1f00-4168-b99b-a749bac1ca64", "major": 1, "minor": 1, "tx_power": -69, "address": "F7:85:42:AD:11:CE", "rssi": -71}"# + "\n")
+        #expect(
+            hci.stdout
+                == #"{"uuid": "a7ae2eb7-1f00-4168-b99b-a749bac1ca64", "major": 1, "minor": 1, "tx_power": -69, "address": "F7:85:42:AD:11:CE", "rssi": -71}"#
+                + "\n")
     }
 
     @Test func decodeGuessesTheKind() throws {
@@ -38,7 +45,8 @@ struct CLITests {
     }
 
     @Test func decodeTwoBeaconsPrintsTwoLines() throws {
-        let two = "0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"
+        let two =
+            "0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"
             + "1aff4c000215e2c56db5dffb48d2b060d0f5a71096e000070009bb"
         let r = try run(["decode", two])
         #expect(r.stdout.split(separator: "\n").count == 2)
@@ -129,8 +137,9 @@ struct CLITests {
     }
 
     @Test func scanDemoFindsItsDataAndSaysItIsADemo() throws {
-        let r = try run(["scan", "--source", "demo", "--duration", "2", "--speed", "20"],
-                        env: ["FARO_DATA_DIR": Paths.data])
+        let r = try run(
+            ["scan", "--source", "demo", "--duration", "2", "--speed", "20"],
+            env: ["FARO_DATA_DIR": Paths.data])
         #expect(r.status == 0)
         #expect(r.stdout.hasPrefix("Demo:"))
         #expect(r.stdout.contains("t=2.0s"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FaroCore
 
 /// Replays the MHT fuzzer's seeds and every input that ever crashed it (Tests/Fuzz/seeds-mht, regressions-mht)
@@ -13,7 +14,9 @@ struct ArchiveFuzzReplayTests {
             let dir = root + "/" + folder
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
             for name in names.sorted() where !name.hasPrefix(".") {
-                if let data = FileManager.default.contents(atPath: dir + "/" + name) { out.append((folder + "/" + name, Array(data))) }
+                if let data = FileManager.default.contents(atPath: dir + "/" + name) {
+                    out.append((folder + "/" + name, Array(data)))
+                }
             }
         }
         return out
@@ -46,7 +49,9 @@ struct ArchiveFuzzReplayTests {
         let bytes = Array(input.dropFirst())
         switch input[0] % 5 {
         case 0:
-            if let archive = try? MHTReader.read(bytes, limits: MHTLimits(maxBytes: 1 << 20, maxParts: 64, maxDepth: 4, maxHeaderBytes: 4096)) {
+            if let archive = try? MHTReader.read(
+                bytes, limits: MHTLimits(maxBytes: 1 << 20, maxParts: 64, maxDepth: 4, maxHeaderBytes: 4096))
+            {
                 #expect(archive.parts.indices.contains(archive.mainIndex))
                 #expect(archive.parts.reduce(0) { $0 + $1.body.count } <= bytes.count)
             } else {
@@ -58,8 +63,9 @@ struct ArchiveFuzzReplayTests {
             #expect(Base64.decode(Base64.encode(bytes)) == bytes)
         case 3:
             let html = Array(bytes.prefix { $0 != 0 })
-            let page = MHTWriter.Page(url: "http://127.0.0.1/sitios/fuzz/", title: "fuzz", html: html, charset: "utf-8",
-                                      savedAt: Date(timeIntervalSince1970: 0), resources: [])
+            let page = MHTWriter.Page(
+                url: "http://127.0.0.1/sitios/fuzz/", title: "fuzz", html: html, charset: "utf-8",
+                savedAt: Date(timeIntervalSince1970: 0), resources: [])
             let read = try MHTReader.read(MHTWriter(boundaryToken: { "fuzz" }).write(page))
             #expect(String(decoding: read.main.body, as: UTF8.self).contains("</body></html>"))
         default:

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FaroCore
 
 /// Archives as real writers produce them, written out here by hand (line ends made explicit).
@@ -139,7 +140,9 @@ struct ArchiveTests {
         #expect(lines.allSatisfy { $0.utf8.count <= 76 })
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") && !$0.hasSuffix("\t") })
         let decoded = QuotedPrintable.decode(encoded)
-        #expect(String(decoding: decoded, as: UTF8.self) == String(decoding: input, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(
+            String(decoding: decoded, as: UTF8.self)
+                == String(decoding: input, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n"))
     }
 
     @Test func quotedPrintableDecodingIsLenient() {
@@ -202,24 +205,36 @@ struct ArchiveTests {
     }
 
     @Test func writerOutputIsChromiumShapedAndReadsBack() throws {
-        let html = Array("<html><head><title>Café</title></head><body><p>Hola = mundo</p>\n<img src=\"a.png\"></body></html>\n".utf8)
+        let html = Array(
+            "<html><head><title>Café</title></head><body><p>Hola = mundo</p>\n<img src=\"a.png\"></body></html>\n".utf8)
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47] + (0..<300).map { UInt8($0 % 256) }
         let page = MHTWriter.Page(
             url: "http://127.0.0.1:8080/sitios/cafe/", title: "Café de olla — «especial»", html: html, charset: "utf-8",
             savedAt: Date(timeIntervalSince1970: 1_790_000_000),
             resources: [
                 .init(url: "http://127.0.0.1:8080/sitios/cafe/a.png", contentType: "image/png", body: png),
-                .init(url: "http://127.0.0.1:8080/sitios/cafe/s.css", contentType: "text/css", body: Array("p { color: red }".utf8)),
+                .init(
+                    url: "http://127.0.0.1:8080/sitios/cafe/s.css", contentType: "text/css",
+                    body: Array("p { color: red }".utf8)),
             ])
         let bytes = MHTWriter(boundaryToken: { "TOKEN" }).write(page)
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.hasPrefix("From: <Saved by Blink>\r\nSnapshot-Content-Location: http://127.0.0.1:8080/sitios/cafe/\r\nSubject: =?utf-8?Q?"))
+        #expect(
+            text.hasPrefix(
+                "From: <Saved by Blink>\r\nSnapshot-Content-Location: http://127.0.0.1:8080/sitios/cafe/\r\nSubject: =?utf-8?Q?"
+            ))
         #expect(text.contains("\r\nDate: Mon, 21 Sep 2026 14:13:20 -0000"))
-        #expect(text.contains("MIME-Version: 1.0\r\nContent-Type: multipart/related;\r\n\ttype=\"text/html\";\r\n\tboundary=\"----MultipartBoundary--TOKEN----\"\r\n\r\n\r\n------MultipartBoundary--TOKEN----\r\n"))
+        #expect(
+            text.contains(
+                "MIME-Version: 1.0\r\nContent-Type: multipart/related;\r\n\ttype=\"text/html\";\r\n\tboundary=\"----MultipartBoundary--TOKEN----\"\r\n\r\n\r\n------MultipartBoundary--TOKEN----\r\n"
+            ))
         #expect(text.hasSuffix("\r\n------MultipartBoundary--TOKEN------\r\n"))
         // Every line ends in CRLF: a stray LF makes Chromium show an empty page.
         #expect(!bytes.enumerated().contains { $0.element == 10 && ($0.offset == 0 || bytes[$0.offset - 1] != 13) })
-        #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 76 || $0.hasPrefix("Snapshot") || $0.hasPrefix("Content-Location") })
+        #expect(
+            text.components(separatedBy: "\r\n").allSatisfy {
+                $0.utf8.count <= 76 || $0.hasPrefix("Snapshot") || $0.hasPrefix("Content-Location")
+            })
 
         let archive = try MHTReader.read(bytes)
         #expect(archive.subject == "Café de olla — «especial»")
@@ -252,7 +267,8 @@ struct ArchiveTests {
             try MHTReader.read(Array("Content-Type: multipart/related\r\n\r\n--x\r\n\r\nhi\r\n--x--\r\n".utf8))
         }
         #expect(throws: MHTError.boundaryNotFound("abc")) {
-            try MHTReader.read(Array("Content-Type: multipart/related; boundary=abc\r\n\r\n--abd\r\n\r\nhi\r\n--abd--\r\n".utf8))
+            try MHTReader.read(
+                Array("Content-Type: multipart/related; boundary=abc\r\n\r\n--abd\r\n\r\nhi\r\n--abd--\r\n".utf8))
         }
         let chrome = ArchiveSamples.crlf(ArchiveSamples.chrome)
         #expect(throws: MHTError.truncated) { try MHTReader.read(Array(chrome.prefix(chrome.count - 60))) }
@@ -264,7 +280,10 @@ struct ArchiveTests {
             try MHTReader.read(ArchiveSamples.lf(ArchiveSamples.firefox), limits: MHTLimits(maxDepth: 1))
         }
         let badBase64 = ArchiveSamples.chrome.replacingOccurrences(of: "iVBORw0KGgo=", with: "iVBO*w0KGgo=")
-        #expect(throws: MHTError.malformedPart(index: 1, reason: "its base64 data holds characters outside the base64 alphabet")) {
+        #expect(
+            throws: MHTError.malformedPart(
+                index: 1, reason: "its base64 data holds characters outside the base64 alphabet")
+        ) {
             try MHTReader.read(ArchiveSamples.crlf(badBase64))
         }
         let onlyImages = "Content-Type: multipart/related; boundary=b\n\n--b\nContent-Type: image/png\n\nx\n--b--\n"

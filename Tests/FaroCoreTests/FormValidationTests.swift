@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FaroCore
 
 @Suite("Form validation")
@@ -10,9 +11,12 @@ struct FormValidationTests {
 
     @Test func phoneProblems() {
         #expect(FormRules.phone("") == .failure(FieldProblem(field: .telefono, reason: .required)))
-        #expect(FormRules.phone("551234567") == .failure(FieldProblem(field: .telefono, reason: .phoneDigits(count: 9))))
-        #expect(FormRules.phone("+52 55 1234 5678") == .failure(FieldProblem(field: .telefono, reason: .phoneCharacters)))
-        #expect(FormRules.phone("55123456789") == .failure(FieldProblem(field: .telefono, reason: .phoneDigits(count: 11))))
+        #expect(
+            FormRules.phone("551234567") == .failure(FieldProblem(field: .telefono, reason: .phoneDigits(count: 9))))
+        #expect(
+            FormRules.phone("+52 55 1234 5678") == .failure(FieldProblem(field: .telefono, reason: .phoneCharacters)))
+        #expect(
+            FormRules.phone("55123456789") == .failure(FieldProblem(field: .telefono, reason: .phoneDigits(count: 11))))
         #expect(FormRules.phone("55l2345678") == .failure(FieldProblem(field: .telefono, reason: .phoneCharacters)))
         // Non-ASCII digits are not phone digits.
         #expect(FormRules.phone("５５12345678") == .failure(FieldProblem(field: .telefono, reason: .phoneCharacters)))
@@ -23,8 +27,10 @@ struct FormValidationTests {
         #expect(try FormRules.email(input).get() == input)
     }
 
-    @Test(arguments: ["", "ana", "ana@", "@ejemplo.com", "ana@ejemplo", "ana@@ejemplo.com", "ana lopez@ejemplo.com",
-                      "ana@ejemplo..com", "ana@-ejemplo.com", ".ana@ejemplo.com", "ana@ejemplo.c0m"])
+    @Test(arguments: [
+        "", "ana", "ana@", "@ejemplo.com", "ana@ejemplo", "ana@@ejemplo.com", "ana lopez@ejemplo.com",
+        "ana@ejemplo..com", "ana@-ejemplo.com", ".ana@ejemplo.com", "ana@ejemplo.c0m",
+    ])
     func invalidEmails(_ input: String) {
         #expect(throws: FieldProblem.self) { try FormRules.email(input).get() }
     }
@@ -48,13 +54,18 @@ struct FormValidationTests {
     }
 
     @Test func contactDetailsCleaned() throws {
-        let details = try ContactDetails.validate(nombre: " Ana ", email: "ana@ejemplo.com", telefono: "(55) 1234-5678",
-                                                  empresa: " Faro SA ").get()
-        #expect(details == ContactDetails(nombre: "Ana", email: "ana@ejemplo.com", telefono: "5512345678", empresa: "Faro SA"))
+        let details = try ContactDetails.validate(
+            nombre: " Ana ", email: "ana@ejemplo.com", telefono: "(55) 1234-5678",
+            empresa: " Faro SA "
+        ).get()
+        #expect(
+            details
+                == ContactDetails(nombre: "Ana", email: "ana@ejemplo.com", telefono: "5512345678", empresa: "Faro SA"))
     }
 
     @Test func businessRegistration() throws {
-        let ok = try BusinessRegistration.validate(nombre: "Café", email: "cafe@ejemplo.mx", telefono: "55 1234 5678").get()
+        let ok = try BusinessRegistration.validate(nombre: "Café", email: "cafe@ejemplo.mx", telefono: "55 1234 5678")
+            .get()
         #expect(ok.telefono == "5512345678")
         #expect(throws: FormErrors.self) {
             try BusinessRegistration.validate(nombre: "Café", email: "cafe@ejemplo.mx", telefono: "").get()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FaroCore
 
 /// Replays the fuzzer's seeds and every input that ever crashed it (Tests/Fuzz/regressions), checking the same

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FaroCore
 
 @Suite("HCI LE Advertising Report events")
@@ -11,7 +12,8 @@ struct HCIEventParserTests {
         #expect(reports[0].address.description == "F7:85:42:AD:11:CE")
         #expect(reports[0].rssi == -71)
         #expect(reports[0].data.count == 31)
-        let sightings = try AdvertisementDecoder.decode(DeviceFrames.bytes(DeviceFrames.easiBeaconHCI), kind: .hci).get()
+        let sightings = try AdvertisementDecoder.decode(DeviceFrames.bytes(DeviceFrames.easiBeaconHCI), kind: .hci)
+            .get()
         #expect(sightings.count == 1)
         #expect(sightings[0].beacon.measuredPower == -69)
         #expect(sightings[0].address?.description == "F7:85:42:AD:11:CE")
@@ -73,7 +75,9 @@ struct HCIEventParserTests {
         #expect(why([0x02, 0x3E, 0, 0]) == .notAnEvent(packetIndicator: 0x02))
         #expect(why([0x04, 0x0E, 0x04, 0x01, 0x0B, 0x20, 0x00]) == .notLEMeta(eventCode: 0x0E))
         #expect(why(Array(good.dropLast(5))) == .lengthMismatch(declared: 0x2B, available: 0x2B - 5))
-        #expect(why([0x04, 0x3E, 0x0B, 0x01, 0x00, 0x40, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0]) == .notAdvertisingReport(subevent: 0x01))
+        #expect(
+            why([0x04, 0x3E, 0x0B, 0x01, 0x00, 0x40, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0])
+                == .notAdvertisingReport(subevent: 0x01))
         #expect(why([0x04, 0x3E, 0x02, 0x02, 0x00]) == .badReportCount(0))
         // Count says two reports, only one is there.
         var twoClaimed = good

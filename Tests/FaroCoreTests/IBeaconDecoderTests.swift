@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FaroCore
 
 @Suite("iBeacon decoding")
@@ -22,29 +23,36 @@ struct IBeaconDecoderTests {
     }
 
     @Test func blueZFormFromRealDevices() throws {
-        let govee = try IBeaconDecoder.decode(companyID: 0x004C,
-                                              payload: DeviceFrames.bytes(DeviceFrames.goveeH5055ApplePayload)).get()
+        let govee = try IBeaconDecoder.decode(
+            companyID: 0x004C,
+            payload: DeviceFrames.bytes(DeviceFrames.goveeH5055ApplePayload)
+        ).get()
         #expect(govee.uuid.bytes == Array("INTELLI_ROCKS_HW".utf8))
         #expect(govee.major == 0x5072)
         #expect(govee.minor == 0xF2FF)
         #expect(govee.measuredPower == -62)
 
-        let phone = try IBeaconDecoder.decode(companyID: 76,
-                                              payload: DeviceFrames.bytes(DeviceFrames.phoneApplePayload)).get()
+        let phone = try IBeaconDecoder.decode(
+            companyID: 76,
+            payload: DeviceFrames.bytes(DeviceFrames.phoneApplePayload)
+        ).get()
         #expect(phone.uuid.description == "50765cb7-d9ea-4e21-99a4-fa879613a492")
         #expect(phone.major == 0x7620 && phone.minor == 0x216E && phone.measuredPower == -50)
     }
 
     @Test func positiveMeasuredPowerDecodesButGivesNoDistance() throws {
-        let h5108 = try IBeaconDecoder.decode(companyID: 76,
-                                              payload: DeviceFrames.bytes(DeviceFrames.goveeH5108ApplePayload)).get()
+        let h5108 = try IBeaconDecoder.decode(
+            companyID: 76,
+            payload: DeviceFrames.bytes(DeviceFrames.goveeH5108ApplePayload)
+        ).get()
         #expect(h5108.measuredPower == 12)
         #expect(LogDistancePathLoss().distance(rssi: -60, measuredPower: Double(h5108.measuredPower)) == nil)
         #expect(CurveFittedPathLoss().distance(rssi: -60, measuredPower: Double(h5108.measuredPower)) == nil)
     }
 
     @Test func blueZFormRejectsOtherCompanies() {
-        let result = IBeaconDecoder.decode(companyID: 0x0059, payload: DeviceFrames.bytes(DeviceFrames.goveeH5055ApplePayload))
+        let result = IBeaconDecoder.decode(
+            companyID: 0x0059, payload: DeviceFrames.bytes(DeviceFrames.goveeH5055ApplePayload))
         #expect(result == .failure(.notApple(companyID: 0x0059)))
     }
 
@@ -106,13 +114,15 @@ struct IBeaconDecoderTests {
     @Test func rejectionMessagesNameTheByte() {
         #expect(IBeaconRejection.wrongLength(0x16).description.contains("0x16"))
         #expect(IBeaconRejection.notApple(companyID: 0x0059).description.contains("0x0059"))
-        #expect(IBeaconRejection.truncatedStructure(offset: 3, declared: 10, available: 1).description
-            .contains("byte 3"))
+        #expect(
+            IBeaconRejection.truncatedStructure(offset: 3, declared: 10, available: 1).description
+                .contains("byte 3"))
     }
 
     @Test func twoBeaconsInOneAdvertisement() throws {
         let second = "1aff4c000215e2c56db5dffb48d2b060d0f5a71096e000070009bb"
-        let beacons = try IBeaconDecoder.decodeAdvertisingData(DeviceFrames.bytes(DeviceFrames.canonical + second)).get()
+        let beacons = try IBeaconDecoder.decodeAdvertisingData(DeviceFrames.bytes(DeviceFrames.canonical + second))
+            .get()
         #expect(beacons.map(\.minor) == [2, 9])
         #expect(beacons[1].measuredPower == -69)
     }

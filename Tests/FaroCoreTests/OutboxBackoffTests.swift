@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FaroCore
 
 /// A random source that always answers the same unit value, to pin the jitter.
@@ -57,12 +58,14 @@ struct FixedUnit: UnitRandomSource {
             }
             #expect(reason.contains(String(status)))
         }
-        #expect(DeliveryVerdict.classify(.transportFailure("connection refused")) == .retry(reason: "connection refused"))
+        #expect(
+            DeliveryVerdict.classify(.transportFailure("connection refused")) == .retry(reason: "connection refused"))
     }
 
     @Test func otherClientErrorsAreKeptAsFailedWithTheServerMessage() {
-        #expect(DeliveryVerdict.classify(.response(status: 400, message: "bad column")) ==
-            .rejected(message: "HTTP 400: bad column"))
+        #expect(
+            DeliveryVerdict.classify(.response(status: 400, message: "bad column"))
+                == .rejected(message: "HTTP 400: bad column"))
         #expect(DeliveryVerdict.classify(.response(status: 404, message: "")) == .rejected(message: "HTTP 404"))
         guard case .rejected(let m) = DeliveryVerdict.classify(.response(status: 302, message: "")) else {
             Issue.record("a redirect must not count as delivered")
@@ -73,13 +76,15 @@ struct FixedUnit: UnitRandomSource {
 
     @Test func transitionsApplyTheVerdict() {
         var r = FixedUnit(value: 0)
-        let retry = OutboxTransition.after(.retry(reason: "HTTP 503"), previousAttempts: 2, now: 100,
-                                           schedule: BackoffSchedule(base: 1, cap: 60), random: &r)
+        let retry = OutboxTransition.after(
+            .retry(reason: "HTTP 503"), previousAttempts: 2, now: 100,
+            schedule: BackoffSchedule(base: 1, cap: 60), random: &r)
         #expect(retry == OutboxTransition(state: .pending, attempts: 3, nextAttemptAt: 102, lastError: "HTTP 503"))
         let done = OutboxTransition.after(.delivered, previousAttempts: 0, now: 5, schedule: .background, random: &r)
         #expect(done.state == .delivered && done.attempts == 1 && done.lastError == nil)
-        let refused = OutboxTransition.after(.rejected(message: "HTTP 400: x"), previousAttempts: 0, now: 5,
-                                             schedule: .background, random: &r)
+        let refused = OutboxTransition.after(
+            .rejected(message: "HTTP 400: x"), previousAttempts: 0, now: 5,
+            schedule: .background, random: &r)
         #expect(refused.state == .failed && refused.lastError == "HTTP 400: x")
     }
 }

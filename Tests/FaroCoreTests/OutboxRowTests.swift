@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FaroCore
 
 @Suite struct OutboxRowTests {
@@ -24,19 +25,31 @@ import Testing
     }
 
     @Test func bodiesUseExactlyTheContractFieldNames() throws {
-        let registration = try BusinessRegistration.validate(nombre: " Ana ", email: "ana@ejemplo.mx",
-                                                             telefono: "(55) 1234-5678").get()
-        #expect(OutboxSubmission.interested(registration).jsonBody(id: "x") ==
-            #"{"id":"x","nombre":"Ana","email":"ana@ejemplo.mx","telefono":"5512345678"}"#)
+        let registration = try BusinessRegistration.validate(
+            nombre: " Ana ", email: "ana@ejemplo.mx",
+            telefono: "(55) 1234-5678"
+        ).get()
+        #expect(
+            OutboxSubmission.interested(registration).jsonBody(id: "x")
+                == #"{"id":"x","nombre":"Ana","email":"ana@ejemplo.mx","telefono":"5512345678"}"#)
         let site = SiteIdentity(cliente: "Café \"La\" Parroquia", titulo: "Menú", url: "http://127.0.0.1/sitios/a/")
-        let contact = try ContactDetails.validate(nombre: "Luis", email: "l@b.mx", telefono: "5511112222",
-                                                  empresa: "ACME").get()
-        let c = OutboxSubmission.contactame(site: site, contact: contact, comentario: "línea\nnueva",
-                                            fechahora: "2026-11-29T14:03:07.123Z")
+        let contact = try ContactDetails.validate(
+            nombre: "Luis", email: "l@b.mx", telefono: "5511112222",
+            empresa: "ACME"
+        ).get()
+        let c = OutboxSubmission.contactame(
+            site: site, contact: contact, comentario: "línea\nnueva",
+            fechahora: "2026-11-29T14:03:07.123Z")
         #expect(c.table == .contactame)
-        #expect(c.jsonBody(id: "i") == #"{"id":"i","cliente":"Café \"La\" Parroquia","titulo":"Menú","fechahora":"2026-11-29T14:03:07.123Z","nombrecontacto":"Luis","email":"l@b.mx","telefono":"5511112222","empresa":"ACME","comentario":"línea\nnueva"}"#)
+        #expect(
+            c.jsonBody(id: "i")
+                == #"{"id":"i","cliente":"Café \"La\" Parroquia","titulo":"Menú","fechahora":"2026-11-29T14:03:07.123Z","nombrecontacto":"Luis","email":"l@b.mx","telefono":"5511112222","empresa":"ACME","comentario":"línea\nnueva"}"#
+        )
         let r = OutboxSubmission.rateme(site: site, imei: "35-209900-176148-1", calificacion: 4, fechahora: "f")
-        #expect(r.jsonBody(id: "j") == #"{"id":"j","cliente":"Café \"La\" Parroquia","titulo":"Menú","fechahora":"f","imei":"35-209900-176148-1","calificacion":4}"#)
+        #expect(
+            r.jsonBody(id: "j")
+                == #"{"id":"j","cliente":"Café \"La\" Parroquia","titulo":"Menú","fechahora":"f","imei":"35-209900-176148-1","calificacion":4}"#
+        )
         #expect(OutboxSubmission.validRating(0) && OutboxSubmission.validRating(5) && !OutboxSubmission.validRating(6))
     }
 }

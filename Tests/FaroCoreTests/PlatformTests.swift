@@ -9,7 +9,7 @@ struct PlatformTests {
     @Test func trimmingMatchesFoundationsCharacterSets() {
         #expect(" \t a b \t ".trimmingWhitespace() == "a b")
         #expect("\u{00A0}x\u{2003}".trimmingWhitespace() == "x")  // no-break space and em space are Zs
-        #expect("\n a \n".trimmingWhitespace() == "\n a \n")       // line breaks are not .whitespaces
+        #expect("\n a \n".trimmingWhitespace() == "\n a \n")  // line breaks are not .whitespaces
         #expect("\n\t a \r\n".trimmingWhitespaceAndNewlines() == "a")
         #expect("<id@x>".trimming(charactersIn: "<> ") == "id@x")
         #expect("   ".trimmingWhitespace() == "")
@@ -37,16 +37,20 @@ struct PlatformTests {
         let lock = ConditionLock()
         nonisolated(unsafe) var name = ""
         nonisolated(unsafe) var done = false
-        #expect(DetachedThread.start(name: "faro-test-thread") {
-            var buffer = [CChar](repeating: 0, count: 32)
-            let fd = open("/proc/thread-self/comm", O_RDONLY)
-            if fd >= 0 { _ = read(fd, &buffer, 31); close(fd) }
-            lock.withLock {
-                name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                done = true
-                lock.broadcast()
-            }
-        })
+        #expect(
+            DetachedThread.start(name: "faro-test-thread") {
+                var buffer = [CChar](repeating: 0, count: 32)
+                let fd = open("/proc/thread-self/comm", O_RDONLY)
+                if fd >= 0 {
+                    _ = read(fd, &buffer, 31)
+                    close(fd)
+                }
+                lock.withLock {
+                    name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    done = true
+                    lock.broadcast()
+                }
+            })
         lock.lock()
         while !done, lock.wait(until: Date().addingTimeInterval(10)) {}
         lock.unlock()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FaroCore
 
 @Suite("Ranging")
@@ -83,8 +84,9 @@ struct RangingEngineTests {
     }
 
     @Test func pipelineSkipsOtherDevicesAndFiltersWeakSignals() throws {
-        var pipeline = BeaconPipeline(filter: SightingFilter(minimumRSSI: -90),
-                                      ranging: RangingEngine(strategy: exact), regions: RegionMonitor(regions: []))
+        var pipeline = BeaconPipeline(
+            filter: SightingFilter(minimumRSSI: -90),
+            ranging: RangingEngine(strategy: exact), regions: RegionMonitor(regions: []))
         let frame = DeviceFrames.bytes(DeviceFrames.canonical)
         let eddystone = DeviceFrames.bytes(DeviceFrames.eddystoneURL)
         let rejected = eddystone.withUnsafeBytes {

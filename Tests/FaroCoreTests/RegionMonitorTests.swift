@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FaroCore
 
 @Suite("Region monitoring")
@@ -21,8 +22,9 @@ struct RegionMonitorTests {
     }
 
     @Test func enterOnFirstSightingExitAfterThePeriod() {
-        var monitor = RegionMonitor(regions: [Region(identifier: "shop", uuid: uuid, major: 100)],
-                                    configuration: RegionMonitorConfiguration(exitPeriod: 30, coolDown: 600))
+        var monitor = RegionMonitor(
+            regions: [Region(identifier: "shop", uuid: uuid, major: 100)],
+            configuration: RegionMonitorConfiguration(exitPeriod: 30, coolDown: 600))
         let first = monitor.observe(id(100, 1), at: 5)
         #expect(first.map(\.kind) == [.enter])
         #expect(first[0].beacon == id(100, 1))
@@ -36,8 +38,9 @@ struct RegionMonitorTests {
     }
 
     @Test func reentryInsideTheCoolDownIsSilent() {
-        var monitor = RegionMonitor(regions: [Region(identifier: "shop", uuid: uuid)],
-                                    configuration: RegionMonitorConfiguration(exitPeriod: 10, coolDown: 600))
+        var monitor = RegionMonitor(
+            regions: [Region(identifier: "shop", uuid: uuid)],
+            configuration: RegionMonitorConfiguration(exitPeriod: 10, coolDown: 600))
         #expect(monitor.observe(id(1, 1), at: 0).first?.announce == true)
         #expect(monitor.tick(at: 11).first?.kind == .exit)
         let back = monitor.observe(id(1, 1), at: 100)
@@ -59,8 +62,9 @@ struct RegionMonitorTests {
     }
 
     @Test func pipelineEmitsRegionEvents() {
-        var pipeline = BeaconPipeline(ranging: RangingEngine(strategy: .faroDefault),
-                                      regions: RegionMonitor(regions: [Region(identifier: "x", uuid: uuid)]))
+        var pipeline = BeaconPipeline(
+            ranging: RangingEngine(strategy: .faroDefault),
+            regions: RegionMonitor(regions: [Region(identifier: "x", uuid: uuid)]))
         var events: [RegionEvent] = []
         let beacon = IBeacon(uuid: uuid, major: 1, minor: 1, measuredPower: -59)
         pipeline.accept(beacon, address: BluetoothAddress(value: 1), rssi: -60, at: 0) { events.append($0) }

@@ -1,10 +1,12 @@
 import Testing
+
 @testable import FaroCore
 
 @Suite("Replay lines, hex and identities")
 struct ReplayAndTextTests {
     @Test func parsesAReplayLine() throws {
-        let line = #"{"t": 12.345, "address": "c0:ff:ee:00:00:01", "rssi": -67, "kind": "msd", "data": "4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"}"#
+        let line =
+            #"{"t": 12.345, "address": "c0:ff:ee:00:00:01", "rssi": -67, "kind": "msd", "data": "4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"}"#
         let record = try #require(try ReplayReader.parse(line: Substring(line), number: 1))
         #expect(record.time == 12.345)
         #expect(record.address.description == "C0:FF:EE:00:00:01")
@@ -79,8 +81,9 @@ struct ReplayAndTextTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let records = try ReplayReader.parse(text: text)
         #expect(records.count > 1000)
-        let beacons = Set(records.compactMap { try? AdvertisementDecoder.decode($0.data, kind: $0.kind).get() }
-            .flatMap { $0 }.map(\.beacon.identity))
+        let beacons = Set(
+            records.compactMap { try? AdvertisementDecoder.decode($0.data, kind: $0.kind).get() }
+                .flatMap { $0 }.map(\.beacon.identity))
         #expect(beacons.count == 9)
         #expect(Set(records.map(\.kind)) == [.ad, .msd, .hci])
     }

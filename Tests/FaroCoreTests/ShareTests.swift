@@ -1,19 +1,23 @@
 import Testing
+
 @testable import FaroCore
 
 @Suite("Share links and the device-id URL rule")
 struct ShareTests {
     @Test func deviceIDUsesQuestionMarkOrAmpersand() {
-        #expect(DeviceIDURL.adding(deviceID: "356938035643809", to: "http://127.0.0.1:8080/sitios/cafe/")
-            == "http://127.0.0.1:8080/sitios/cafe/?imei=356938035643809")
-        #expect(DeviceIDURL.adding(deviceID: "356938035643809", to: "https://ejemplo.mx/p?lang=es")
-            == "https://ejemplo.mx/p?lang=es&imei=356938035643809")
+        #expect(
+            DeviceIDURL.adding(deviceID: "356938035643809", to: "http://127.0.0.1:8080/sitios/cafe/")
+                == "http://127.0.0.1:8080/sitios/cafe/?imei=356938035643809")
+        #expect(
+            DeviceIDURL.adding(deviceID: "356938035643809", to: "https://ejemplo.mx/p?lang=es")
+                == "https://ejemplo.mx/p?lang=es&imei=356938035643809")
         #expect(DeviceIDURL.adding(deviceID: "1", to: "https://ejemplo.mx/p?") == "https://ejemplo.mx/p?imei=1")
     }
 
     @Test func deviceIDIsPercentEncodedAndGoesBeforeTheFragment() {
-        #expect(DeviceIDURL.adding(deviceID: "a b&c=d/é", to: "https://ejemplo.mx/p#menu")
-            == "https://ejemplo.mx/p?imei=a%20b%26c%3Dd%2F%C3%A9#menu")
+        #expect(
+            DeviceIDURL.adding(deviceID: "a b&c=d/é", to: "https://ejemplo.mx/p#menu")
+                == "https://ejemplo.mx/p?imei=a%20b%26c%3Dd%2F%C3%A9#menu")
     }
 
     @Test func anExistingIMEIIsReplacedNotDuplicated() {
@@ -23,7 +27,8 @@ struct ShareTests {
 
     @Test func strippingRemovesOnlyTheDeviceID() {
         #expect(DeviceIDURL.stripping(from: "https://ejemplo.mx/p?imei=1") == "https://ejemplo.mx/p")
-        #expect(DeviceIDURL.stripping(from: "https://ejemplo.mx/p?a=1&imei=2&b=3#x") == "https://ejemplo.mx/p?a=1&b=3#x")
+        #expect(
+            DeviceIDURL.stripping(from: "https://ejemplo.mx/p?a=1&imei=2&b=3#x") == "https://ejemplo.mx/p?a=1&b=3#x")
         #expect(DeviceIDURL.stripping(from: "https://ejemplo.mx/p?IMEI=2") == "https://ejemplo.mx/p")
         #expect(DeviceIDURL.stripping(from: "https://ejemplo.mx/p?imeis=2") == "https://ejemplo.mx/p?imeis=2")
         #expect(DeviceIDURL.stripping(from: "https://ejemplo.mx/p") == "https://ejemplo.mx/p")
@@ -36,14 +41,16 @@ struct ShareTests {
 
     @Test func percentEncodingKeepsOnlyUnreservedCharacters() {
         #expect(PercentEncoding.encodeComponent("AZaz09-._~") == "AZaz09-._~")
-        #expect(PercentEncoding.encodeComponent("https://a.mx/?q=1&r=ñ") == "https%3A%2F%2Fa.mx%2F%3Fq%3D1%26r%3D%C3%B1")
+        #expect(
+            PercentEncoding.encodeComponent("https://a.mx/?q=1&r=ñ") == "https%3A%2F%2Fa.mx%2F%3Fq%3D1%26r%3D%C3%B1")
         #expect(PercentEncoding.decode("a%20b%C3%B1%zz") == "a bñ%zz")
     }
 
     @Test func shareLinksCarryTheEncodedURLWithoutTheDeviceID() {
         let url = "http://127.0.0.1:8080/sitios/cafe/?x=1&imei=356938035643809"
         let encoded = "http%3A%2F%2F127.0.0.1%3A8080%2Fsitios%2Fcafe%2F%3Fx%3D1"
-        let links = Dictionary(uniqueKeysWithValues: ShareLinks.all(url: url, title: "Café & pan").map { ($0.target, $0.link) })
+        let links = Dictionary(
+            uniqueKeysWithValues: ShareLinks.all(url: url, title: "Café & pan").map { ($0.target, $0.link) })
         #expect(links[.copyLink] == "http://127.0.0.1:8080/sitios/cafe/?x=1")
         #expect(links[.email] == "mailto:?subject=Caf%C3%A9%20%26%20pan&body=Caf%C3%A9%20%26%20pan%20\(encoded)")
         #expect(links[.whatsapp] == "https://wa.me/?text=Caf%C3%A9%20%26%20pan%20\(encoded)")
@@ -56,8 +63,12 @@ struct ShareTests {
     }
 
     @Test func shareLinksWithoutATitle() {
-        #expect(ShareLinks.link(for: .email, url: "https://a.mx/") == "mailto:?subject=https%3A%2F%2Fa.mx%2F&body=https%3A%2F%2Fa.mx%2F")
-        #expect(ShareLinks.link(for: .telegram, url: "https://a.mx/", title: "  ") == "https://t.me/share/url?url=https%3A%2F%2Fa.mx%2F")
+        #expect(
+            ShareLinks.link(for: .email, url: "https://a.mx/")
+                == "mailto:?subject=https%3A%2F%2Fa.mx%2F&body=https%3A%2F%2Fa.mx%2F")
+        #expect(
+            ShareLinks.link(for: .telegram, url: "https://a.mx/", title: "  ")
+                == "https://t.me/share/url?url=https%3A%2F%2Fa.mx%2F")
     }
 
     @Test func appSpecificIDMatchesSystemdsKnownAnswer() throws {
@@ -71,11 +82,15 @@ struct ShareTests {
     }
 
     @Test func malformedMachineIDsAreRefused() {
-        #expect(throws: AppSpecificID.MachineIDError.uninitialized) { try AppSpecificID.parseMachineID("uninitialized\n") }
+        #expect(throws: AppSpecificID.MachineIDError.uninitialized) {
+            try AppSpecificID.parseMachineID("uninitialized\n")
+        }
         #expect(throws: AppSpecificID.MachineIDError.uninitialized) {
             try AppSpecificID.parseMachineID(String(repeating: "0", count: 32))
         }
         #expect(throws: AppSpecificID.MachineIDError.self) { try AppSpecificID.parseMachineID("xyz") }
-        #expect(throws: AppSpecificID.MachineIDError.self) { try AppSpecificID.parseMachineID(String(repeating: "g", count: 32)) }
+        #expect(throws: AppSpecificID.MachineIDError.self) {
+            try AppSpecificID.parseMachineID(String(repeating: "g", count: 32))
+        }
     }
 }

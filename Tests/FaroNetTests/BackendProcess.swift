@@ -18,7 +18,8 @@ final class BackendProcess: @unchecked Sendable {
         let executable = Paths.executable("faro-backend")
         child = try ChildProcess(executable, ["--port", "0", "--data", Paths.data] + arguments)
         guard let line = child.waitForLine(timeout: 15, { $0.hasPrefix("listening on http://127.0.0.1:") }),
-              let last = line.split(separator: ":").last, let port = Int(last) else {
+            let last = line.split(separator: ":").last, let port = Int(last)
+        else {
             throw StartFailure(description: "faro-backend did not start: \(child.stderr)")
         }
         self.port = port
@@ -51,7 +52,9 @@ final class CannedServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 16) == 0 else { throw BackendProcess.StartFailure(description: "bind failed") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -83,7 +86,8 @@ final class CannedServer: @unchecked Sendable {
     }
 
     static func http(status: String, headers: [String], body: [UInt8]) -> [UInt8] {
-        let head = (["HTTP/1.1 \(status)", "Content-Length: \(body.count)", "Connection: close"] + headers)
+        let head =
+            (["HTTP/1.1 \(status)", "Content-Length: \(body.count)", "Connection: close"] + headers)
             .joined(separator: "\r\n") + "\r\n\r\n"
         return Array(head.utf8) + body
     }

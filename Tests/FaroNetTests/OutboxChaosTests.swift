@@ -10,10 +10,26 @@ final class IDLog: @unchecked Sendable {
     private let lock = NSLock()
     private var ids: [String] = []
     private var problems: [String] = []
-    func add(_ id: String) { lock.lock(); ids.append(id); lock.unlock() }
-    func problem(_ p: String) { lock.lock(); problems.append(p); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return ids }
-    var issues: [String] { lock.lock(); defer { lock.unlock() }; return problems }
+    func add(_ id: String) {
+        lock.lock()
+        ids.append(id)
+        lock.unlock()
+    }
+    func problem(_ p: String) {
+        lock.lock()
+        problems.append(p)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return ids
+    }
+    var issues: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return problems
+    }
 }
 
 @Suite(.serialized) struct OutboxChaosTests {
@@ -28,9 +44,11 @@ final class IDLog: @unchecked Sendable {
         var seedSource = SystemUnitRandom()
         let seed = seedSource.nextUInt64() % 1_000_000
         var dice = SeededUnitRandom(seed: seed)
-        let backend = try BackendProcess(["--fail-rate", "0.1", "--fail-status", "500,503", "--latency-ms", "0:8",
-                                          "--drop-rate", "0.06", "--refuse-for", "0.3", "--refuse-every", "2.5",
-                                          "--seed", String(seed)])
+        let backend = try BackendProcess([
+            "--fail-rate", "0.1", "--fail-status", "500,503", "--latency-ms", "0:8",
+            "--drop-rate", "0.06", "--refuse-for", "0.3", "--refuse-every", "2.5",
+            "--seed", String(seed),
+        ])
         let home = try TemporaryDirectory("faro-chaos")
         let environment = home.xdgEnvironment
         let path = FaroDatabase.defaultPath(environment: environment)
@@ -41,24 +59,36 @@ final class IDLog: @unchecked Sendable {
         let submitted = IDLog()
         let registrar = Thread {
             for i in 0..<Self.throughCLI {
-                guard let r = try? ChildProcess.run(faro, ["register", "--nombre", "Negocio \(i)", "--email", "n\(i)@ejemplo.mx",
-                                                           "--telefono", "55 1234 \(String(format: "%04d", i))"],
-                                                    environment: environment, timeout: 30),
-                      r.status == 0, let id = r.stdout.split(separator: "\n").first.map(String.init), OutboxRowID.isValid(id)
-                else { submitted.problem("faro register #\(i) failed"); continue }
+                guard
+                    let r = try? ChildProcess.run(
+                        faro,
+                        [
+                            "register", "--nombre", "Negocio \(i)", "--email", "n\(i)@ejemplo.mx",
+                            "--telefono", "55 1234 \(String(format: "%04d", i))",
+                        ],
+                        environment: environment, timeout: 30),
+                    r.status == 0, let id = r.stdout.split(separator: "\n").first.map(String.init),
+                    OutboxRowID.isValid(id)
+                else {
+                    submitted.problem("faro register #\(i) failed")
+                    continue
+                }
                 submitted.add(id)
             }
         }
         // Submissions through the library, with the library's background deliverer running.
         let library = try FaroDatabase(path: path)
-        let background = OutboxDeliverer(databasePath: path, configuration: try backend.configuration(),
-                                         schedule: BackoffSchedule(base: 0.05, cap: 1), idleRecheck: 0.5)
+        let background = OutboxDeliverer(
+            databasePath: path, configuration: try backend.configuration(),
+            schedule: BackoffSchedule(base: 0.05, cap: 1), idleRecheck: 0.5)
         registrar.start()
         background.start()
 
         var kills = 0
         var librarySubmitted = 0
-        let contact = try ContactDetails.validate(nombre: "Ana", email: "ana@e.mx", telefono: "5512345678", empresa: "ACME").get()
+        let contact = try ContactDetails.validate(
+            nombre: "Ana", email: "ana@e.mx", telefono: "5512345678", empresa: "ACME"
+        ).get()
         var flush: ChildProcess? = nil
         var rounds = 0
         while (kills < 12 || librarySubmitted < Self.total - Self.throughCLI) && rounds < 100 {
@@ -66,14 +96,20 @@ final class IDLog: @unchecked Sendable {
             // A burst of library submissions, over all three tables.
             for _ in 0..<min(61, Self.total - Self.throughCLI - librarySubmitted) {
                 let n = librarySubmitted
-                let site = SiteIdentity(cliente: "Cliente \(n % 8)", titulo: "Sitio", url: "http://127.0.0.1/sitios/\(n)/")
+                let site = SiteIdentity(
+                    cliente: "Cliente \(n % 8)", titulo: "Sitio", url: "http://127.0.0.1/sitios/\(n)/")
                 let fecha = Fechahora.format(secondsSince1970: Date().timeIntervalSince1970)
                 let submission: OutboxSubmission
                 switch n % 3 {
                 case 0: submission = .rateme(site: site, imei: "imei-\(n)", calificacion: n % 6, fechahora: fecha)
-                case 1: submission = .contactame(site: site, contact: contact, comentario: "comentario \(n)", fechahora: fecha)
-                default: submission = .interested(try BusinessRegistration.validate(
-                    nombre: "Lib \(n)", email: "l\(n)@e.mx", telefono: "5500000000").get())
+                case 1:
+                    submission = .contactame(
+                        site: site, contact: contact, comentario: "comentario \(n)", fechahora: fecha)
+                default:
+                    submission = .interested(
+                        try BusinessRegistration.validate(
+                            nombre: "Lib \(n)", email: "l\(n)@e.mx", telefono: "5500000000"
+                        ).get())
                 }
                 let row = try library.outbox.submit(submission, now: Date().timeIntervalSince1970)
                 submitted.add(row.id)
@@ -82,8 +118,9 @@ final class IDLog: @unchecked Sendable {
             }
             // A flush process, killed -9 at a random moment (most of them mid-delivery).
             if flush == nil {
-                flush = try ChildProcess(faro, ["outbox", "flush", "--timeout", "60", "--backend", backend.url],
-                                         environment: environment)
+                flush = try ChildProcess(
+                    faro, ["outbox", "flush", "--timeout", "60", "--backend", backend.url],
+                    environment: environment)
             }
             Thread.sleep(forTimeInterval: 0.1 + dice.nextUnit() * 0.5)
             if let running = flush {
@@ -103,8 +140,9 @@ final class IDLog: @unchecked Sendable {
         #expect(submitted.all.count == Self.total)
 
         // A last flush, not killed, must finish with nothing pending.
-        let final = try ChildProcess.run(faro, ["outbox", "flush", "--timeout", "60", "--backend", backend.url],
-                                         environment: environment, timeout: 90)
+        let final = try ChildProcess.run(
+            faro, ["outbox", "flush", "--timeout", "60", "--backend", backend.url],
+            environment: environment, timeout: 90)
         #expect(final.status == 0, "flush: \(final.stderr)")
 
         let counts = try FaroDatabase(path: path).outbox.counts()
@@ -114,7 +152,9 @@ final class IDLog: @unchecked Sendable {
         #expect(onServer.count == Self.total, "seed \(seed)")
         #expect(Set(onServer).count == onServer.count, "duplicates on the server (seed \(seed))")
         #expect(Set(onServer) == Set(submitted.all), "seed \(seed)")
-        print("chaos: \(kills) kills, \(Self.total) rows, \(String(format: "%.1f", Date().timeIntervalSince(started))) s, seed \(seed)")
+        print(
+            "chaos: \(kills) kills, \(Self.total) rows, \(String(format: "%.1f", Date().timeIntervalSince(started))) s, seed \(seed)"
+        )
     }
 }
 

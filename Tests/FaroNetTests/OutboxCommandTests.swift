@@ -12,8 +12,12 @@ import Testing
     @Test func registerValidatesCommitsAndPrintsTheID() throws {
         let home = try TemporaryDirectory("faro-cli")
         let env = home.xdgEnvironment
-        let ok = try ChildProcess.run(faro, ["register", "--nombre", " Ana López ", "--email", "ana@ejemplo.mx",
-                                             "--telefono", "(55) 1234-5678"], environment: env, timeout: 30)
+        let ok = try ChildProcess.run(
+            faro,
+            [
+                "register", "--nombre", " Ana López ", "--email", "ana@ejemplo.mx",
+                "--telefono", "(55) 1234-5678",
+            ], environment: env, timeout: 30)
         #expect(ok.status == 0)
         let id = ok.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(OutboxRowID.isValid(id))
@@ -21,11 +25,13 @@ import Testing
         #expect(row?.table == .interested && row?.state == .pending)
         #expect(row?.body == #"{"id":"\#(id)","nombre":"Ana López","email":"ana@ejemplo.mx","telefono":"5512345678"}"#)
 
-        let bad = try ChildProcess.run(faro, ["register", "--nombre", "Bo", "--email", "bo@", "--telefono", "123"],
-                                       environment: env, timeout: 30)
+        let bad = try ChildProcess.run(
+            faro, ["register", "--nombre", "Bo", "--email", "bo@", "--telefono", "123"],
+            environment: env, timeout: 30)
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("email") && bad.stderr.contains("telefono") && bad.stdout.isEmpty)
-        let usage = try ChildProcess.run(faro, ["register", "--nombre", "Bo", "--bogus"], environment: env, timeout: 30)
+        let usage = try ChildProcess.run(
+            faro, ["register", "--nombre", "Bo", "--bogus"], environment: env, timeout: 30)
         #expect(usage.status == 2)
         #expect(try FaroDatabase(path: FaroDatabase.defaultPath(environment: env)).outbox.counts().pending == 1)
     }
@@ -35,11 +41,15 @@ import Testing
         let env = home.xdgEnvironment
         let db = try FaroDatabase(path: FaroDatabase.defaultPath(environment: env))
         let site = SiteIdentity(cliente: "C", titulo: "T", url: "http://s/")
-        let a = try db.outbox.submit(.rateme(site: site, imei: "i", calificacion: 4, fechahora: "f"), now: 1_795_960_987.5)
-        let b = try db.outbox.submit(.rateme(site: site, imei: "i", calificacion: 5, fechahora: "f"), now: 1_795_960_988)
+        let a = try db.outbox.submit(
+            .rateme(site: site, imei: "i", calificacion: 4, fechahora: "f"), now: 1_795_960_987.5)
+        let b = try db.outbox.submit(
+            .rateme(site: site, imei: "i", calificacion: 5, fechahora: "f"), now: 1_795_960_988)
         var random = SeededUnitRandom(seed: 1)
-        try db.outbox.apply(OutboxTransition.after(.rejected(message: "HTTP 400: no \"way\""), previousAttempts: 0,
-                                                   now: 2, schedule: .background, random: &random), toRow: b.seq, now: 2)
+        try db.outbox.apply(
+            OutboxTransition.after(
+                .rejected(message: "HTTP 400: no \"way\""), previousAttempts: 0,
+                now: 2, schedule: .background, random: &random), toRow: b.seq, now: 2)
         let r = try ChildProcess.run(faro, ["outbox", "--json"], environment: env, timeout: 30)
         #expect(r.status == 0)
         let json = try JSONValue.parse(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -56,8 +66,9 @@ import Testing
         let home = try TemporaryDirectory("faro-cli")
         var env = home.xdgEnvironment
         for i in 0..<5 {
-            let r = try ChildProcess.run(faro, ["register", "--nombre", "N\(i)", "--email", "n@e.mx", "--telefono", "5512345678"],
-                                         environment: env, timeout: 30)
+            let r = try ChildProcess.run(
+                faro, ["register", "--nombre", "N\(i)", "--email", "n@e.mx", "--telefono", "5512345678"],
+                environment: env, timeout: 30)
             #expect(r.status == 0)
         }
         // No backend anywhere: exit 1 with the reason.
@@ -65,12 +76,14 @@ import Testing
         let none = try ChildProcess.run(faro, ["outbox", "flush"], environment: env, timeout: 30)
         #expect(none.status == 1 && none.stderr.contains("--backend"))
         // An insecure URL is refused before anything is sent.
-        let insecure = try ChildProcess.run(faro, ["outbox", "flush", "--backend", "http://example.com"], environment: env, timeout: 30)
+        let insecure = try ChildProcess.run(
+            faro, ["outbox", "flush", "--backend", "http://example.com"], environment: env, timeout: 30)
         #expect(insecure.status == 1 && insecure.stderr.contains("HTTPS"))
         // A backend that refuses connections: still pending after the timeout, exit 1.
         let down = try BackendProcess(["--refuse-for", "30"])
-        let refused = try ChildProcess.run(faro, ["outbox", "flush", "--backend", down.url, "--timeout", "1"],
-                                           environment: env, timeout: 30)
+        let refused = try ChildProcess.run(
+            faro, ["outbox", "flush", "--backend", down.url, "--timeout", "1"],
+            environment: env, timeout: 30)
         #expect(refused.status == 1 && refused.stderr.contains("5 row(s) still pending"))
         // FARO_BACKEND names a working backend: everything is delivered, exit 0.
         let backend = try BackendProcess()
@@ -89,7 +102,13 @@ import Testing
         let client = try TablesClient(configuration: try backend.configuration())
         let big = #"{"id":"big","text":""# + String(repeating: "x", count: 2 << 20) + #""}"#
         let result = client.insert(table: "t", json: big)
-        guard case .response(413, _) = result else { Issue.record("expected 413, got \(result)"); return }
-        guard case .rejected = DeliveryVerdict.classify(result) else { Issue.record("413 must be kept as failed"); return }
+        guard case .response(413, _) = result else {
+            Issue.record("expected 413, got \(result)")
+            return
+        }
+        guard case .rejected = DeliveryVerdict.classify(result) else {
+            Issue.record("413 must be kept as failed")
+            return
+        }
     }
 }

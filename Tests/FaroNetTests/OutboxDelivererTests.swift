@@ -31,7 +31,9 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
 }
 
 @Suite(.serialized) struct OutboxDelivererTests {
-    func site(_ n: Int) -> SiteIdentity { SiteIdentity(cliente: "Cliente \(n)", titulo: "Título", url: "http://s/\(n)") }
+    func site(_ n: Int) -> SiteIdentity {
+        SiteIdentity(cliente: "Cliente \(n)", titulo: "Título", url: "http://s/\(n)")
+    }
 
     @Test func deliversEveryRowOnceAndInOrderPerTableDespiteFaults() throws {
         let backend = try BackendProcess(["--fail-rate", "0.3", "--drop-rate", "0.2", "--seed", "11"])
@@ -39,21 +41,29 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         let path = dir.file("faro.sqlite3")
         let db = try FaroDatabase(path: path)
         var expected: [OutboxTable: [String]] = [:]
-        let contact = try ContactDetails.validate(nombre: "Ana", email: "a@b.mx", telefono: "5512345678", empresa: "").get()
+        let contact = try ContactDetails.validate(nombre: "Ana", email: "a@b.mx", telefono: "5512345678", empresa: "")
+            .get()
         for i in 0..<60 {
             let submission: OutboxSubmission
             switch i % 3 {
-            case 0: submission = .interested(try BusinessRegistration.validate(nombre: "N\(i)", email: "n@e.mx", telefono: "5512345678").get())
-            case 1: submission = .contactame(site: site(i), contact: contact, comentario: "hola \(i)",
-                                             fechahora: Fechahora.format(secondsSince1970: Date().timeIntervalSince1970))
-            default: submission = .rateme(site: site(i), imei: "imei", calificacion: i % 6, fechahora: "2026-11-29T14:03:07.123Z")
+            case 0:
+                submission = .interested(
+                    try BusinessRegistration.validate(nombre: "N\(i)", email: "n@e.mx", telefono: "5512345678").get())
+            case 1:
+                submission = .contactame(
+                    site: site(i), contact: contact, comentario: "hola \(i)",
+                    fechahora: Fechahora.format(secondsSince1970: Date().timeIntervalSince1970))
+            default:
+                submission = .rateme(
+                    site: site(i), imei: "imei", calificacion: i % 6, fechahora: "2026-11-29T14:03:07.123Z")
             }
             let row = try db.outbox.submit(submission, now: Date().timeIntervalSince1970)
             expected[row.table, default: []].append(row.id)
         }
         let statuses = StatusLog()
-        let deliverer = OutboxDeliverer(databasePath: path, configuration: try backend.configuration(),
-                                        schedule: BackoffSchedule(base: 0.02, cap: 0.2), onStatus: { statuses.add($0) })
+        let deliverer = OutboxDeliverer(
+            databasePath: path, configuration: try backend.configuration(),
+            schedule: BackoffSchedule(base: 0.02, cap: 0.2), onStatus: { statuses.add($0) })
         deliverer.start()
         let status = deliverer.waitUntilDrained(timeout: 60)
         deliverer.stop()
@@ -87,7 +97,8 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         #expect(try db.outbox.row(id: good.id)?.state == .delivered)
 
         // The user fixes the configuration and presses "retry now": the row goes through.
-        let fixed = OutboxDeliverer(databasePath: path, configuration: try backend.configuration(), schedule: .interactive)
+        let fixed = OutboxDeliverer(
+            databasePath: path, configuration: try backend.configuration(), schedule: .interactive)
         try db.outbox.retryNow(now: Date().timeIntervalSince1970, includingFailed: true)
         fixed.start()
         fixed.retryNow()
@@ -101,13 +112,15 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         let dir = try TemporaryDirectory("faro-outbox")
         let path = dir.file("faro.sqlite3")
         let db = try FaroDatabase(path: path)
-        let row = try db.outbox.submit(.rateme(site: site(1), imei: "i", calificacion: 1, fechahora: "f"),
-                                       now: Date().timeIntervalSince1970)
+        let row = try db.outbox.submit(
+            .rateme(site: site(1), imei: "i", calificacion: 1, fechahora: "f"),
+            now: Date().timeIntervalSince1970)
         // A port nothing listens on: start a backend, note its port, stop it.
         let port: Int
         do { port = try BackendProcess().port }
         let configuration = try BackendConfiguration(baseURL: "http://127.0.0.1:\(port)")
-        let deliverer = OutboxDeliverer(databasePath: path, configuration: configuration, schedule: BackoffSchedule(base: 0.05, cap: 0.2))
+        let deliverer = OutboxDeliverer(
+            databasePath: path, configuration: configuration, schedule: BackoffSchedule(base: 0.05, cap: 0.2))
         deliverer.start()
         Thread.sleep(forTimeInterval: 1.0)
         deliverer.stop()
@@ -123,9 +136,12 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         let backend = try BackendProcess()
         let dir = try TemporaryDirectory("faro-outbox")
         let db = try FaroDatabase(path: dir.file("faro.sqlite3"))
-        for i in 0..<5 { try db.outbox.submit(.rateme(site: site(i), imei: "i", calificacion: 2, fechahora: "f"), now: 0) }
-        let pass = OutboxDeliveryPass(database: db, client: try TablesClient(configuration: try backend.configuration()),
-                                      schedule: .background, clock: SystemOutboxClock())
+        for i in 0..<5 {
+            try db.outbox.submit(.rateme(site: site(i), imei: "i", calificacion: 2, fechahora: "f"), now: 0)
+        }
+        let pass = OutboxDeliveryPass(
+            database: db, client: try TablesClient(configuration: try backend.configuration()),
+            schedule: .background, clock: SystemOutboxClock())
         let outcome = try pass.run()
         #expect(outcome.delivered == 5 && outcome.nextDue == nil)
         #expect(try db.outbox.counts().delivered == 5)
@@ -136,6 +152,14 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
 final class StatusLog: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [OutboxDeliverer.Status] = []
-    func add(_ s: OutboxDeliverer.Status) { lock.lock(); items.append(s); lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return items.count }
+    func add(_ s: OutboxDeliverer.Status) {
+        lock.lock()
+        items.append(s)
+        lock.unlock()
+    }
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return items.count
+    }
 }

@@ -27,12 +27,22 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         let all = try client.list(table: "beacons", query: "$inlinecount=allpages")
         #expect(all.count == 8)
         for row in all.rows {
-            guard let url = row["url"]?.stringValue else { Issue.record("row without url"); continue }
-            guard case .success(let page) = client.get(url) else { Issue.record("\(url) failed"); continue }
+            guard let url = row["url"]?.stringValue else {
+                Issue.record("row without url")
+                continue
+            }
+            guard case .success(let page) = client.get(url) else {
+                Issue.record("\(url) failed")
+                continue
+            }
             let html = String(decoding: page.body, as: UTF8.self)
             #expect(page.status == 200 && html.contains("<html lang=\"es\">") && html.contains("style.css"))
-            guard case .success(let css) = client.get(url + "style.css"), case .success(let png) = client.get(url + "foto.png")
-            else { Issue.record("assets of \(url) failed"); continue }
+            guard case .success(let css) = client.get(url + "style.css"),
+                case .success(let png) = client.get(url + "foto.png")
+            else {
+                Issue.record("assets of \(url) failed")
+                continue
+            }
             #expect(css.status == 200 && png.status == 200 && png.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         }
     }
@@ -42,7 +52,8 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         let client = try TablesClient(configuration: try backend.configuration())
         var random = SystemUnitRandom()
         let id = OutboxRowID.make(using: &random)
-        let registration = try BusinessRegistration.validate(nombre: "Ana", email: "ana@e.mx", telefono: "5512345678").get()
+        let registration = try BusinessRegistration.validate(nombre: "Ana", email: "ana@e.mx", telefono: "5512345678")
+            .get()
         let body = OutboxSubmission.interested(registration).jsonBody(id: id)
         guard case .success(let created) = client.post(client.tableURL("interested"), json: body) else {
             Issue.record("insert failed")
@@ -57,13 +68,17 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         #expect(row["createdAt"]?.stringValue?.hasSuffix("Z") == true && row["createdAt"]?.stringValue?.count == 24)
 
         let again = client.insert(table: "interested", json: body)
-        guard case .response(409, _) = again else { Issue.record("duplicate must be 409, got \(again)"); return }
+        guard case .response(409, _) = again else {
+            Issue.record("duplicate must be 409, got \(again)")
+            return
+        }
         #expect(DeliveryVerdict.classify(again) == .delivered)
         #expect(try client.item(table: "interested", id: id)?["email"] == .string("ana@e.mx"))
         #expect(try client.item(table: "interested", id: "no-such-id") == nil)
 
         // A row without id gets a server-generated one.
-        guard case .success(let generated) = client.post(client.tableURL("interested"), json: #"{"nombre":"Bo"}"#) else {
+        guard case .success(let generated) = client.post(client.tableURL("interested"), json: #"{"nombre":"Bo"}"#)
+        else {
             Issue.record("insert without id failed")
             return
         }
@@ -71,8 +86,9 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         #expect((try JSONValue.parse(bytes: generated.body))["id"]?.stringValue?.count == 36)
 
         // Dynamic schema: a new field adds a column; earlier rows read it as null; booleans stay booleans.
-        #expect(client.insert(table: "interested", json: #"{"id":"z9","nombre":"Cy","nuevo":true,"nota":1.5}"#)
-            == .response(status: 201, message: ""))
+        #expect(
+            client.insert(table: "interested", json: #"{"id":"z9","nombre":"Cy","nuevo":true,"nota":1.5}"#)
+                == .response(status: 201, message: ""))
         #expect(try client.item(table: "interested", id: "z9")?["nuevo"] == .bool(true))
         #expect(try client.item(table: "interested", id: "z9")?["nota"] == .number(1.5))
         #expect(try client.item(table: "interested", id: id)?["nuevo"] == .null)
@@ -82,12 +98,20 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
     @Test func badInsertsAre400AndKeptAsFailed() throws {
         let backend = try BackendProcess()
         let client = try TablesClient(configuration: try backend.configuration())
-        for body in [#"{"id":"x1","createdAt":"2026-01-01T00:00:00.000Z"}"#, #"{"id":"x2","deleted":false}"#,
-                     #"{"id":"x3","updatedAt":"y"}"#, #"{"id": "x4", "#, "[1,2]", #"{"id":"x5","n":{"a":1}}"#] {
+        for body in [
+            #"{"id":"x1","createdAt":"2026-01-01T00:00:00.000Z"}"#, #"{"id":"x2","deleted":false}"#,
+            #"{"id":"x3","updatedAt":"y"}"#, #"{"id": "x4", "#, "[1,2]", #"{"id":"x5","n":{"a":1}}"#,
+        ] {
             let result = client.insert(table: "rateme", json: body)
-            guard case .response(400, let message) = result else { Issue.record("\(body) → \(result)"); continue }
+            guard case .response(400, let message) = result else {
+                Issue.record("\(body) → \(result)")
+                continue
+            }
             #expect(!message.isEmpty)
-            guard case .rejected(let shown) = DeliveryVerdict.classify(result) else { Issue.record("not rejected"); continue }
+            guard case .rejected(let shown) = DeliveryVerdict.classify(result) else {
+                Issue.record("not rejected")
+                continue
+            }
             #expect(shown.contains("400"))
         }
         #expect(try client.list(table: "rateme").rows.isEmpty)
@@ -110,8 +134,10 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         let backend = try BackendProcess()
         let client = try TablesClient(configuration: try backend.configuration())
         let rows = [
-            #"{"id":"a","name":"Ana","n":1,"ok":true,"city":"O'Higgins"}"#, #"{"id":"b","name":"Bo","n":2,"ok":false,"city":"CDMX"}"#,
-            #"{"id":"c","name":"Cy","n":3,"ok":true,"city":"CDMX"}"#, #"{"id":"d","name":"Di","n":4.5,"ok":false,"city":"GDL"}"#,
+            #"{"id":"a","name":"Ana","n":1,"ok":true,"city":"O'Higgins"}"#,
+            #"{"id":"b","name":"Bo","n":2,"ok":false,"city":"CDMX"}"#,
+            #"{"id":"c","name":"Cy","n":3,"ok":true,"city":"CDMX"}"#,
+            #"{"id":"d","name":"Di","n":4.5,"ok":false,"city":"GDL"}"#,
         ]
         for r in rows { #expect(client.insert(table: "people", json: r) == .response(status: 201, message: "")) }
         func ids(_ filter: String, extra: String = "") throws -> [String] {
@@ -127,7 +153,12 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         #expect(try ids("city eq 'O''Higgins'") == ["a"])
         #expect(try ids("(city eq 'CDMX' and ok eq true) or (n gt 4)") == ["c", "d"])
         #expect(try ids("city eq 'CDMX' and (ok eq true or n lt 3)") == ["b", "c"])
-        #expect(try ids("city eq 'CDMX'", extra: "&$orderby=" + "n desc".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!) == ["c", "b"])
+        #expect(
+            try ids(
+                "city eq 'CDMX'",
+                extra: "&$orderby=" + "n desc".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!) == [
+                    "c", "b",
+                ])
         let selected = try client.list(table: "people", query: "$select=id,name&$top=2&$skip=1")
         #expect(selected.rows.count == 2)
         #expect(selected.rows.first?.objectMembers?.map(\.0) == ["id", "name"])
@@ -149,11 +180,16 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         #expect(try client.list(table: "people", query: "$top=5").next == nil)
         #expect(try client.list(table: "nothing-yet".replacingOccurrences(of: "-", with: "_")).rows.isEmpty)
 
-        for bad in ["$top=1001", "$filter=nope%20eq%201", "$filter=n%20eq", "$orderby=zzz", "$select=zzz", "$skip=-1",
-                    "$filter=substringof('a',name)"] {
+        for bad in [
+            "$top=1001", "$filter=nope%20eq%201", "$filter=n%20eq", "$orderby=zzz", "$select=zzz", "$skip=-1",
+            "$filter=substringof('a',name)",
+        ] {
             #expect(throws: TablesError.self, "\(bad)") { try client.list(table: "people", query: bad) }
             do { _ = try client.list(table: "people", query: bad) } catch {
-                guard case .http(400, _) = error else { Issue.record("\(bad) → \(error)"); continue }
+                guard case .http(400, _) = error else {
+                    Issue.record("\(bad) → \(error)")
+                    continue
+                }
             }
         }
         #expect(try client.list(table: "people", query: "$top=1000").rows.count == 4)
@@ -174,7 +210,9 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
     @Test func appKeyHeaderIsSentWhenConfigured() throws {
         let backend = try BackendProcess(["--app-key", "sekret"])
         let plain = try TablesClient(configuration: try backend.configuration())
-        #expect(throws: TablesError.http(status: 401, message: "Unauthorized: a valid ZUMO-API-KEY header is required.")) {
+        #expect(
+            throws: TablesError.http(status: 401, message: "Unauthorized: a valid ZUMO-API-KEY header is required.")
+        ) {
             try plain.catalog(major: 100, minor: 1)
         }
         let keyed = try TablesClient(configuration: try BackendConfiguration(baseURL: backend.url, appKey: "sekret"))
@@ -186,8 +224,13 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         let client = try TablesClient(configuration: try backend.configuration())
         var opened = 0
         for i in 0..<20 {
-            let result = i % 2 == 0 ? client.get(client.tableURL("beacons")) : client.post(client.tableURL("t"), json: #"{"n":1}"#)
-            guard case .success(let r) = result else { Issue.record("request \(i) failed"); continue }
+            let result =
+                i % 2 == 0
+                ? client.get(client.tableURL("beacons")) : client.post(client.tableURL("t"), json: #"{"n":1}"#)
+            guard case .success(let r) = result else {
+                Issue.record("request \(i) failed")
+                continue
+            }
             opened += r.newConnections
         }
         #expect(opened == 1)
@@ -196,7 +239,8 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
     @Test func tlsIsVerified() throws {
         // A TLS handshake against a plain-HTTP port fails: the client never falls back or skips verification.
         let backend = try BackendProcess()
-        let client = try TablesClient(configuration: try BackendConfiguration(baseURL: "https://127.0.0.1:\(backend.port)"))
+        let client = try TablesClient(
+            configuration: try BackendConfiguration(baseURL: "https://127.0.0.1:\(backend.port)"))
         guard case .transportFailure = client.insert(table: "t", json: "{}") else {
             Issue.record("TLS to a plain port must fail")
             return
@@ -211,9 +255,15 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         var statuses = Set<Int>()
         for i in 0..<12 {
             let result = client.insert(table: "t", json: #"{"id":"r\#(i)"}"#)
-            guard case .response(let status, _) = result else { Issue.record("\(result)"); continue }
+            guard case .response(let status, _) = result else {
+                Issue.record("\(result)")
+                continue
+            }
             statuses.insert(status)
-            guard case .retry = DeliveryVerdict.classify(result) else { Issue.record("\(status) must retry"); continue }
+            guard case .retry = DeliveryVerdict.classify(result) else {
+                Issue.record("\(status) must retry")
+                continue
+            }
         }
         #expect(statuses == [500, 503])
     }
@@ -227,14 +277,20 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
             let result = client.insert(table: "t", json: #"{"id":"row\#(i)"}"#)
             if case .transportFailure = result { dropped = "row\(i)" }
         }
-        guard let dropped else { Issue.record("no connection was dropped in 40 inserts"); return }
+        guard let dropped else {
+            Issue.record("no connection was dropped in 40 inserts")
+            return
+        }
         // The insert took effect although the client saw no answer: its retries end in 409, i.e. delivered once.
         var final: DeliveryAttemptResult = .transportFailure("not tried")
         for _ in 0..<40 {
             final = client.insert(table: "t", json: #"{"id":"\#(dropped)"}"#)
             if case .response = final { break }
         }
-        guard case .response(409, _) = final else { Issue.record("the retry must conflict, got \(final)"); return }
+        guard case .response(409, _) = final else {
+            Issue.record("the retry must conflict, got \(final)")
+            return
+        }
         #expect(DeliveryVerdict.classify(final) == .delivered)
         #expect(try client.item(table: "t", id: dropped) != nil)
     }
@@ -258,8 +314,14 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         let client = try TablesClient(configuration: try backend.configuration())
         // Refused (or, if the request raced the start of the window, cut off): either way no answer, so retry.
         let first = client.insert(table: "t", json: #"{"id":"r"}"#)
-        guard case .transportFailure = first else { Issue.record("expected no answer, got \(first)"); return }
-        guard case .retry = DeliveryVerdict.classify(first) else { Issue.record("must retry"); return }
+        guard case .transportFailure = first else {
+            Issue.record("expected no answer, got \(first)")
+            return
+        }
+        guard case .retry = DeliveryVerdict.classify(first) else {
+            Issue.record("must retry")
+            return
+        }
         Thread.sleep(forTimeInterval: 1.3)
         #expect(DeliveryVerdict.classify(client.insert(table: "t", json: #"{"id":"r"}"#)) == .delivered)
         #expect(try client.item(table: "t", id: "r") != nil)
@@ -267,23 +329,32 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         let refusing = try BackendProcess(["--refuse-for", "30"])
         Thread.sleep(forTimeInterval: 0.2)
         let refused = try TablesClient(configuration: try refusing.configuration()).insert(table: "t", json: "{}")
-        guard case .transportFailure(let reason) = refused else { Issue.record("expected refusal, got \(refused)"); return }
+        guard case .transportFailure(let reason) = refused else {
+            Issue.record("expected refusal, got \(refused)")
+            return
+        }
         #expect(reason.lowercased().contains("connect"))
     }
 
     @Test func malformedJSONFromTheServerIsAnError() throws {
-        let server = try CannedServer(response: CannedServer.http(status: "200 OK", headers: ["Content-Type: application/json"],
-                                                                   body: Array(#"[{"id": "a", "#.utf8)))
+        let server = try CannedServer(
+            response: CannedServer.http(
+                status: "200 OK", headers: ["Content-Type: application/json"],
+                body: Array(#"[{"id": "a", "#.utf8)))
         let client = try TablesClient(configuration: try BackendConfiguration(baseURL: server.url))
         #expect(throws: TablesError.self) { try client.catalog(major: 1, minor: 1) }
         do { _ = try client.catalog(major: 1, minor: 1) } catch {
-            guard case .malformedResponse = error else { Issue.record("\(error)"); return }
+            guard case .malformedResponse = error else {
+                Issue.record("\(error)")
+                return
+            }
         }
     }
 
     @Test func hugeBodiesAreCapped() throws {
         let huge = [UInt8](repeating: 0x20, count: 6 << 20)
-        let server = try CannedServer(response: CannedServer.http(status: "200 OK", headers: ["Content-Type: application/json"], body: huge))
+        let server = try CannedServer(
+            response: CannedServer.http(status: "200 OK", headers: ["Content-Type: application/json"], body: huge))
         var configuration = try BackendConfiguration(baseURL: server.url)
         configuration.maxResponseBytes = 1 << 20
         let client = try TablesClient(configuration: configuration)
@@ -295,8 +366,10 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
     }
 
     @Test func aWrongContentTypeIsRefused() throws {
-        let server = try CannedServer(response: CannedServer.http(status: "200 OK", headers: ["Content-Type: text/html"],
-                                                                   body: Array("<html>[]</html>".utf8)))
+        let server = try CannedServer(
+            response: CannedServer.http(
+                status: "200 OK", headers: ["Content-Type: text/html"],
+                body: Array("<html>[]</html>".utf8)))
         let client = try TablesClient(configuration: try BackendConfiguration(baseURL: server.url))
         #expect(throws: TablesError.unexpectedContentType("text/html")) { try client.catalog(major: 1, minor: 1) }
     }
@@ -304,8 +377,10 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
     @Test func redirectsToAnotherHostAreNotFollowed() throws {
         // The redirect target is another loopback server that would accept anything: it must see no request.
         let target = try BackendProcess()
-        let server = try CannedServer(response: CannedServer.http(
-            status: "307 Temporary Redirect", headers: ["Location: http://localhost:\(target.port)/tables/t"], body: []))
+        let server = try CannedServer(
+            response: CannedServer.http(
+                status: "307 Temporary Redirect", headers: ["Location: http://localhost:\(target.port)/tables/t"],
+                body: []))
         let client = try TablesClient(configuration: try BackendConfiguration(baseURL: server.url))
         #expect(throws: TablesError.redirected(status: 307, location: "http://localhost:\(target.port)/tables/t")) {
             try client.catalog(major: 1, minor: 1)
@@ -320,7 +395,8 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         #expect(onTarget.rows.isEmpty)
         // A next link pointing elsewhere is not followed either.
         #expect(throws: TablesError.self) {
-            try TablesClient(configuration: try target.configuration()).list(url: "http://localhost:\(target.port)/tables/t")
+            try TablesClient(configuration: try target.configuration()).list(
+                url: "http://localhost:\(target.port)/tables/t")
         }
     }
 }

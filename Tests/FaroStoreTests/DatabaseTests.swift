@@ -18,15 +18,20 @@ import Testing
     }
 
     @Test func defaultPathFollowsXDG() {
-        #expect(FaroDatabase.defaultPath(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"]) == "/x/data/faro/faro.sqlite3")
-        #expect(FaroDatabase.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/faro/faro.sqlite3")
+        #expect(
+            FaroDatabase.defaultPath(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"])
+                == "/x/data/faro/faro.sqlite3")
+        #expect(
+            FaroDatabase.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"])
+                == "/h/.local/share/faro/faro.sqlite3")
         #expect(FaroDatabase.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/faro/faro.sqlite3")
     }
 
     /// Builds a database at `version` holding one row in every table that version has.
     func makeDatabase(at version: Int, path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode = WAL")
         try Migrations.migrate(connection, to: version)
@@ -36,7 +41,8 @@ import Testing
             try connection.query("INSERT INTO catalog_cache VALUES (100, 1, '', 'b1', 'Café', 'Menú', 'http://x/', 1)")
         }
         if version >= 2 {
-            try connection.query("INSERT INTO saved_pages (url, title, business, saved_at, mht) VALUES ('u', 't', 'b', 5, x'0102')")
+            try connection.query(
+                "INSERT INTO saved_pages (url, title, business, saved_at, mht) VALUES ('u', 't', 'b', 5, x'0102')")
             try connection.query("INSERT INTO site_state (url, contact_sent_at) VALUES ('u', 7)")
         }
         #expect(try connection.integerPragma("user_version") == version)
@@ -83,15 +89,19 @@ import Testing
 
     @Test func aCorruptFileGivesAClearErrorAndIsNotReset() throws {
         let (dir, path) = try freshDatabasePath()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: URL(fileURLWithPath: path))
         do {
             _ = try FaroDatabase(path: path)
             Issue.record("a corrupt file must not open")
         } catch {
-            guard case .corrupt = error else { Issue.record("expected .corrupt, got \(error)"); return }
+            guard case .corrupt = error else {
+                Issue.record("expected .corrupt, got \(error)")
+                return
+            }
             #expect(error.description.contains("move it aside"))
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
@@ -116,7 +126,10 @@ import Testing
             _ = try db.connection.query("PRAGMA integrity_check")
             Issue.record("reading a damaged database must fail")
         } catch {
-            guard case .corrupt = error else { Issue.record("expected .corrupt, got \(error)"); return }
+            guard case .corrupt = error else {
+                Issue.record("expected .corrupt, got \(error)")
+                return
+            }
         }
         _ = dir
     }
@@ -158,7 +171,10 @@ import Testing
             _ = try FaroDatabase(path: dir.file("blocker/faro/faro.sqlite3"))
             Issue.record("opening under a regular file must fail")
         } catch {
-            guard case .cannotOpen = error else { Issue.record("expected .cannotOpen, got \(error)"); return }
+            guard case .cannotOpen = error else {
+                Issue.record("expected .cannotOpen, got \(error)")
+                return
+            }
         }
     }
 }

@@ -14,13 +14,15 @@ import Testing
         #expect(try db.outbox.pendingHeads().map(\.id) == ["i0", "r0"])
         var random = SeededUnitRandom(seed: 1)
         // A retry keeps the head in place: order per table holds.
-        let retry = OutboxTransition.after(.retry(reason: "HTTP 503"), previousAttempts: 0, now: 10,
-                                           schedule: .background, random: &random)
+        let retry = OutboxTransition.after(
+            .retry(reason: "HTTP 503"), previousAttempts: 0, now: 10,
+            schedule: .background, random: &random)
         #expect(try db.outbox.apply(retry, toRow: 1, now: 10))
         #expect(try db.outbox.pendingHeads().map(\.id) == ["i0", "r0"])
         #expect(try db.outbox.row(id: "i0")?.attempts == 1)
         #expect(try db.outbox.row(id: "i0")?.lastError == "HTTP 503")
-        let done = OutboxTransition.after(.delivered, previousAttempts: 1, now: 11, schedule: .background, random: &random)
+        let done = OutboxTransition.after(
+            .delivered, previousAttempts: 1, now: 11, schedule: .background, random: &random)
         #expect(try db.outbox.apply(done, toRow: 1, now: 11))
         #expect(try db.outbox.pendingHeads().map(\.id) == ["i1", "r0"])
         // A late result for a settled row changes nothing.
@@ -35,8 +37,9 @@ import Testing
         try db.outbox.enqueue(.interested(try registration(1)), id: "a", now: 1)
         try db.outbox.enqueue(.interested(try registration(2)), id: "b", now: 1)
         var random = SeededUnitRandom(seed: 1)
-        let refused = OutboxTransition.after(.rejected(message: "HTTP 400: bad"), previousAttempts: 0, now: 2,
-                                             schedule: .background, random: &random)
+        let refused = OutboxTransition.after(
+            .rejected(message: "HTTP 400: bad"), previousAttempts: 0, now: 2,
+            schedule: .background, random: &random)
         try db.outbox.apply(refused, toRow: 1, now: 2)
         #expect(try db.outbox.counts() == OutboxCounts(pending: 1, failed: 1, delivered: 0))
         #expect(try db.outbox.list(states: [.failed]).first?.lastError == "HTTP 400: bad")
@@ -50,8 +53,10 @@ import Testing
     @Test func bodiesAndParametersAreStoredVerbatim() throws {
         let (dir, path) = try freshDatabasePath()
         let db = try FaroDatabase(path: path)
-        let nasty = try BusinessRegistration.validate(nombre: "Robert'); DROP TABLE outbox;--", email: "a@b.mx",
-                                                      telefono: "5512345678").get()
+        let nasty = try BusinessRegistration.validate(
+            nombre: "Robert'); DROP TABLE outbox;--", email: "a@b.mx",
+            telefono: "5512345678"
+        ).get()
         let row = try db.outbox.enqueue(.interested(nasty), id: "x'y", now: 1)
         #expect(try db.outbox.row(id: "x'y") == row)
         #expect(row.body.contains("DROP TABLE"))
@@ -64,14 +69,17 @@ import Testing
         let (dir, path) = try freshDatabasePath()
         let db = try FaroDatabase(path: path)
         let site = SiteIdentity(cliente: "C", titulo: "T", url: "http://s/")
-        let contact = try ContactDetails.validate(nombre: "A", email: "a@b.mx", telefono: "5512345678", empresa: "").get()
-        try db.outbox.enqueue(.contactame(site: site, contact: contact, comentario: "", fechahora: "f"),
-                              id: "c1", now: 4, marking: site.url)
+        let contact = try ContactDetails.validate(nombre: "A", email: "a@b.mx", telefono: "5512345678", empresa: "")
+            .get()
+        try db.outbox.enqueue(
+            .contactame(site: site, contact: contact, comentario: "", fechahora: "f"),
+            id: "c1", now: 4, marking: site.url)
         #expect(try db.siteState.state(url: site.url).contactSentAt == 4)
         // The same id again fails, and the flag of another site is not set either: all or nothing.
         #expect(throws: StoreError.self) {
-            try db.outbox.enqueue(.rateme(site: site, imei: "i", calificacion: 2, fechahora: "f"), id: "c1", now: 5,
-                                  marking: "http://other/")
+            try db.outbox.enqueue(
+                .rateme(site: site, imei: "i", calificacion: 2, fechahora: "f"), id: "c1", now: 5,
+                marking: "http://other/")
         }
         #expect(try db.siteState.state(url: "http://other/").rating == nil)
         _ = dir
@@ -83,15 +91,19 @@ import Testing
         let (dir, path) = try freshDatabasePath()
         let db = try FaroDatabase(path: path)
         #expect(try db.contactProfile.load() == nil)
-        let details = try ContactDetails.validate(nombre: "Ana", email: "ana@e.mx", telefono: "55 1234 5678",
-                                                  empresa: "ACME").get()
+        let details = try ContactDetails.validate(
+            nombre: "Ana", email: "ana@e.mx", telefono: "55 1234 5678",
+            empresa: "ACME"
+        ).get()
         try db.contactProfile.save(details, now: 1)
         #expect(try db.contactProfile.load() == details)
 
-        let entry = CatalogEntry(id: "b1", uuid: "FA20DE30-0B1E-4C5A-9B5E-D3A0BE0C0DE1", major: 100, minor: 1,
-                                 cliente: "Café", titulo: "Menú", url: "http://x/")
+        let entry = CatalogEntry(
+            id: "b1", uuid: "FA20DE30-0B1E-4C5A-9B5E-D3A0BE0C0DE1", major: 100, minor: 1,
+            cliente: "Café", titulo: "Menú", url: "http://x/")
         try db.catalogCache.store(major: 100, minor: 1, entries: [entry], now: 2)
-        #expect(try db.catalogCache.lookup(major: 100, minor: 1, uuid: "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1")?.id == "b1")
+        #expect(
+            try db.catalogCache.lookup(major: 100, minor: 1, uuid: "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1")?.id == "b1")
         #expect(try db.catalogCache.lookup(major: 100, minor: 1, uuid: "00000000-0000-0000-0000-000000000000") == nil)
         #expect(try db.catalogCache.lookup(major: 100, minor: 2, uuid: nil) == nil)
 

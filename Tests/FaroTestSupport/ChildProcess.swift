@@ -26,7 +26,9 @@ public final class ChildProcess: @unchecked Sendable {
             if exitStatus == nil {
                 var raw: Int32 = 0
                 var result: Int32
-                repeat { result = waitpid(processIdentifier, &raw, blocking ? 0 : WNOHANG) } while result < 0 && errno == EINTR
+                repeat {
+                    result = waitpid(processIdentifier, &raw, blocking ? 0 : WNOHANG)
+                } while result < 0 && errno == EINTR
                 if result == processIdentifier {
                     let signal = raw & 0x7f
                     exitStatus = signal == 0 ? (raw >> 8) & 0xff : signal
@@ -45,11 +47,15 @@ public final class ChildProcess: @unchecked Sendable {
     private let abandoned = ManagedFlag()
 
     /// Starts `executable` with `arguments`; `environment` entries are added to (or override) the test's own.
-    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
-                stdin: Data? = nil) throws {
+    public init(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
+        stdin: Data? = nil
+    ) throws {
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
-        let out = try Self.pipe(), err = try Self.pipe(), input = try Self.pipe()
+        let out = try Self.pipe()
+        let err = try Self.pipe()
+        let input = try Self.pipe()
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -71,21 +77,25 @@ public final class ChildProcess: @unchecked Sendable {
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for p in argv { free(p) }
+            for p in envp { free(p) }
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         for fd in [out.write, err.write, input.read] { close(fd) }
         guard spawned == 0 else {
             for fd in [out.read, err.read, input.write] { close(fd) }
-            throw NSError(domain: NSPOSIXErrorDomain, code: Int(spawned),
-                          userInfo: [NSLocalizedDescriptionKey: "cannot start \(executable): \(String(cString: strerror(spawned)))"])
+            throw NSError(
+                domain: NSPOSIXErrorDomain, code: Int(spawned),
+                userInfo: [
+                    NSLocalizedDescriptionKey: "cannot start \(executable): \(String(cString: strerror(spawned)))"
+                ])
         }
         process = Handle(pid)
         let bytes = stdin ?? Data()
@@ -144,9 +154,17 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Everything the process wrote to stdout so far.
-    public var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: stdoutBuffer, as: UTF8.self) }
+    public var stdout: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: stdoutBuffer, as: UTF8.self)
+    }
     /// Everything the process wrote to stderr so far.
-    public var stderr: String { lock.lock(); defer { lock.unlock() }; return String(decoding: stderrBuffer, as: UTF8.self) }
+    public var stderr: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: stderrBuffer, as: UTF8.self)
+    }
 
     /// Waits until a stdout line satisfies `match` and returns it, or nil after `timeout` seconds or at exit.
     public func waitForLine(timeout: Double = 10, _ match: (String) -> Bool) -> String? {
@@ -194,8 +212,10 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Runs a program to completion: (status, stdout, stderr). A run past `timeout` is killed and reported as -1.
-    public static func run(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
-                           stdin: Data? = nil, timeout: Double = 120) throws -> (status: Int32, stdout: String, stderr: String) {
+    public static func run(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
+        stdin: Data? = nil, timeout: Double = 120
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(executable, arguments, environment: environment, stdin: stdin)
         guard let status = child.wait(timeout: timeout) else {
             child.signal(SIGKILL)
@@ -210,6 +230,14 @@ public final class ChildProcess: @unchecked Sendable {
 final class ManagedFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
 }

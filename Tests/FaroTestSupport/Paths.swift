@@ -44,8 +44,10 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
     /// Environment variables that keep a `faro` process's data and settings inside this folder.
     public var xdgEnvironment: [String: String] {
-        ["XDG_DATA_HOME": file("data"), "XDG_CONFIG_HOME": file("config"), "XDG_CACHE_HOME": file("cache"),
-         "HOME": file("home")]
+        [
+            "XDG_DATA_HOME": file("data"), "XDG_CONFIG_HOME": file("config"), "XDG_CACHE_HOME": file("cache"),
+            "HOME": file("home"),
+        ]
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }

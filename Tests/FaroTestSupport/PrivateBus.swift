@@ -30,10 +30,12 @@ public final class PrivateBus: @unchecked Sendable {
             </busconfig>
             """
         try text.write(toFile: config, atomically: true, encoding: .utf8)
-        daemon = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(config)", "--nofork", "--print-address=1"],
-                              environment: environment)
+        daemon = try ChildProcess(
+            "/usr/bin/dbus-daemon", ["--config-file=\(config)", "--nofork", "--print-address=1"],
+            environment: environment)
         guard let line = daemon.waitForLine(timeout: 10, { $0.hasPrefix("unix:") }) else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start: \(daemon.stderr)"])
+            throw CocoaError(
+                .executableLoad, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start: \(daemon.stderr)"])
         }
         address = line.trimmingCharacters(in: .whitespaces)
     }

@@ -1,6 +1,6 @@
+import FaroTestSupport
 import Foundation
 import Testing
-import FaroTestSupport
 
 /// The window's own background delivery, killed -9 at varying moments while faro-backend delays answers and cuts
 /// connections after inserts (faults on the verifying reads would only make the test flaky): every
@@ -22,15 +22,22 @@ struct AppDeliveryChaosTests {
             // Five submissions through the terminal, then the app delivers until it is killed.
             for i in 0..<(rows / 12) {
                 let n = round * (rows / 12) + i
-                let r = try ChildProcess.run(faro, ["register", "--nombre", "Negocio \(n)", "--email", "n\(n)@ejemplo.mx",
-                                                    "--telefono", "55 1234 \(String(format: "%04d", n))"],
-                                             environment: env, timeout: 30)
+                let r = try ChildProcess.run(
+                    faro,
+                    [
+                        "register", "--nombre", "Negocio \(n)", "--email", "n\(n)@ejemplo.mx",
+                        "--telefono", "55 1234 \(String(format: "%04d", n))",
+                    ],
+                    environment: env, timeout: 30)
                 #expect(r.status == 0, "\(r.stderr)")
                 if let id = r.stdout.split(separator: "\n").first { ids.insert(String(id)) }
             }
-            let app = try ChildProcess(Paths.packageRoot + "/Tests/UI/with-display.sh",
-                                       [faro, "--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend",
-                                        backend.url, "--no-tray"], environment: env)
+            let app = try ChildProcess(
+                Paths.packageRoot + "/Tests/UI/with-display.sh",
+                [
+                    faro, "--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend",
+                    backend.url, "--no-tray",
+                ], environment: env)
             let pidLine = try #require(app.waitForLine(timeout: 30) { $0.hasPrefix("PID ") })
             let pid = try #require(Int32(pidLine.dropFirst(4)))
             Thread.sleep(forTimeInterval: 1.0 + Double((round * 7) % 10) / 10)
@@ -47,8 +54,9 @@ struct AppDeliveryChaosTests {
         #expect(!byApp.isEmpty)
         #expect(Set(byApp).count == byApp.count)
         // Whatever the app had not delivered yet is still in the outbox: deliver it now.
-        let flush = try ChildProcess.run(faro, ["outbox", "flush", "--timeout", "60", "--backend", backend.url],
-                                         environment: env, timeout: 90)
+        let flush = try ChildProcess.run(
+            faro, ["outbox", "flush", "--timeout", "60", "--backend", backend.url],
+            environment: env, timeout: 90)
         #expect(flush.status == 0, "\(flush.stderr)")
         let onServer = try backend.rows("interested").compactMap { $0["id"] as? String }
         #expect(onServer.count == rows)

@@ -1,7 +1,7 @@
+import FaroTestSupport
 import Foundation
 import FoundationXML
 import Testing
-import FaroTestSupport
 
 /// The desktop integration files are valid for the tools distributions run on them.
 @Suite("Desktop data files")
@@ -28,7 +28,8 @@ struct DataFilesTests {
 
     @Test func metainfoValidates() throws {
         let dir = try TemporaryDirectory()
-        let path = try instantiate("io.github.faro.Faro.metainfo.xml.in", as: "io.github.faro.Faro.metainfo.xml", in: dir)
+        let path = try instantiate(
+            "io.github.faro.Faro.metainfo.xml.in", as: "io.github.faro.Faro.metainfo.xml", in: dir)
         let r = try ChildProcess.run("/usr/bin/appstreamcli", ["validate", "--no-net", path])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -36,8 +37,10 @@ struct DataFilesTests {
     }
 
     @Test func iconsAreSVG() throws {
-        for icon in ["icons/hicolor/scalable/apps/io.github.faro.Faro.svg",
-                     "icons/hicolor/symbolic/apps/io.github.faro.Faro-symbolic.svg"] {
+        for icon in [
+            "icons/hicolor/scalable/apps/io.github.faro.Faro.svg",
+            "icons/hicolor/symbolic/apps/io.github.faro.Faro-symbolic.svg",
+        ] {
             let text = try String(contentsOfFile: Paths.data + "/" + icon, encoding: .utf8)
             #expect(text.hasPrefix("<svg"))
             #expect(XMLParser(data: Data(text.utf8)).parse())
@@ -45,7 +48,8 @@ struct DataFilesTests {
     }
 
     @Test func spanishTranslationCompiles() throws {
-        let r = try ChildProcess.run("/usr/bin/msgfmt", ["--check", "-o", "/dev/null", Paths.packageRoot + "/po/es.po"])
+        let r = try ChildProcess.run(
+            "/usr/bin/msgfmt", ["--check", "-o", "/dev/null", Paths.packageRoot + "/po/es.po"])
         #expect(r.status == 0, "\(r.stderr)")
     }
 }

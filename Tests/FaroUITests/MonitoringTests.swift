@@ -1,6 +1,6 @@
+import FaroTestSupport
 import Foundation
 import Testing
-import FaroTestSupport
 
 /// Background monitoring, zone-entry notifications, the tray and "Start at login", on the real `faro` under Xvfb
 /// with a private session bus: python-dbusmock plays the notification server (with and without the "actions"
@@ -31,22 +31,27 @@ struct BackgroundMonitoringTests {
             home = try TemporaryDirectory("faro-mon")
             try FileManager.default.createDirectory(atPath: home.file("runtime"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: home.file("home"), withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: home.file("config/gtk-3.0"), withIntermediateDirectories: true)
-            try "[Settings]\ngtk-enable-animations=false\n".write(toFile: home.file("config/gtk-3.0/settings.ini"),
-                                                                  atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(
+                atPath: home.file("config/gtk-3.0"), withIntermediateDirectories: true)
+            try "[Settings]\ngtk-enable-animations=false\n".write(
+                toFile: home.file("config/gtk-3.0/settings.ini"),
+                atomically: true, encoding: .utf8)
             var number = 150
             while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-                || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
+                || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+            { number += 1 }
             display = ":\(number)"
-            xvfb = try ChildProcess("/usr/bin/Xvfb", [display, "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"])
+            xvfb = try ChildProcess(
+                "/usr/bin/Xvfb", [display, "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"])
             var ready = false
             for _ in 0..<100 where !ready {
                 ready = try ChildProcess.run("/usr/bin/xdpyinfo", ["-display", display], timeout: 5).status == 0
                 if !ready { Thread.sleep(forTimeInterval: 0.05) }
             }
             guard ready else { throw Failure(description: "Xvfb did not start on \(display)") }
-            bus = try PrivateBus(serviceActivation: true,
-                                 environment: ["DISPLAY": display, "XDG_RUNTIME_DIR": home.file("runtime")])
+            bus = try PrivateBus(
+                serviceActivation: true,
+                environment: ["DISPLAY": display, "XDG_RUNTIME_DIR": home.file("runtime")])
             backend = try WindowTests.Backend()
         }
 
@@ -70,10 +75,17 @@ struct BackgroundMonitoringTests {
             let peer = try ChildProcess("/usr/bin/python3", ["-m", "dbusmock"] + arguments, environment: environment)
             peers.append(peer)
             for _ in 0..<200 {
-                if try ChildProcess.run("/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus",
-                                                             "--object-path", "/org/freedesktop/DBus", "--method",
-                                                             "org.freedesktop.DBus.NameHasOwner", name],
-                                        environment: environment, timeout: 5).stdout.contains("true") { return }
+                if try ChildProcess.run(
+                    "/usr/bin/gdbus",
+                    [
+                        "call", "--session", "--dest", "org.freedesktop.DBus",
+                        "--object-path", "/org/freedesktop/DBus", "--method",
+                        "org.freedesktop.DBus.NameHasOwner", name,
+                    ],
+                    environment: environment, timeout: 5
+                ).stdout.contains("true") {
+                    return
+                }
                 if !peer.process.isRunning { break }
                 Thread.sleep(forTimeInterval: 0.05)
             }
@@ -89,23 +101,29 @@ struct BackgroundMonitoringTests {
 
         /// The real `faro` on this desktop.
         func faro(_ arguments: [String]) throws -> ChildProcess {
-            try ChildProcess(Paths.executable("faro"), arguments + ["--backend", backend.url], environment: environment)
+            try ChildProcess(
+                Paths.executable("faro"), arguments + ["--backend", backend.url], environment: environment)
         }
 
         /// `gdbus call --session …`; throws when the call fails.
         @discardableResult
         func gdbus(_ dest: String, _ path: String, _ method: String, _ arguments: [String] = []) throws -> String {
-            let r = try ChildProcess.run("/usr/bin/gdbus", ["call", "--session", "--dest", dest, "--object-path", path,
-                                                            "--method", method] + arguments,
-                                         environment: environment, timeout: 10)
+            let r = try ChildProcess.run(
+                "/usr/bin/gdbus",
+                [
+                    "call", "--session", "--dest", dest, "--object-path", path,
+                    "--method", method,
+                ] + arguments,
+                environment: environment, timeout: 10)
             guard r.status == 0 else { throw Failure(description: "\(method): \(r.stderr)") }
             return r.stdout
         }
 
         /// One command of Tests/UI/faro_desktop.py, its JSON answer decoded.
         func desktop(_ arguments: [String]) throws -> Any {
-            let r = try ChildProcess.run("/usr/bin/python3", [BackgroundMonitoringTests.helper] + arguments,
-                                         environment: environment, timeout: 30)
+            let r = try ChildProcess.run(
+                "/usr/bin/python3", [BackgroundMonitoringTests.helper] + arguments,
+                environment: environment, timeout: 30)
             guard r.status == 0 else { throw Failure(description: "faro_desktop.py \(arguments): \(r.stderr)") }
             return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8), options: [.fragmentsAllowed])
         }
@@ -123,36 +141,42 @@ struct BackgroundMonitoringTests {
 
         /// Clicks the notification `id` (or one of its buttons) the way a notification server reports it.
         func invoke(_ id: Int, _ action: String = "default") throws {
-            try gdbus("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                      "org.freedesktop.DBus.Mock.EmitSignal",
-                      ["org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'\(action)'>]"])
+            try gdbus(
+                "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                "org.freedesktop.DBus.Mock.EmitSignal",
+                ["org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'\(action)'>]"])
         }
 
         /// The window through AT-SPI: how many frames are showing, and whether the beacon list, Saved or a site is
         /// shown.
         func window() throws -> (frames: Int, beacons: Bool, saved: Bool, site: Bool) {
             let state = try desktop(["window"]) as? [String: Any] ?? [:]
-            return (state["frames"] as? Int ?? -1, state["beacons"] as? Bool ?? false, state["saved"] as? Bool ?? false,
-                    state["site"] as? Bool ?? false)
+            return (
+                state["frames"] as? Int ?? -1, state["beacons"] as? Bool ?? false, state["saved"] as? Bool ?? false,
+                state["site"] as? Bool ?? false
+            )
         }
 
         /// Whether monitoring is on, as the exported `app.monitoring` action's state says.
         func monitoring() throws -> Bool? {
-            let text = try gdbus(BackgroundMonitoringTests.appID, BackgroundMonitoringTests.appPath,
-                                 "org.gtk.Actions.Describe", ["monitoring"])
+            let text = try gdbus(
+                BackgroundMonitoringTests.appID, BackgroundMonitoringTests.appPath,
+                "org.gtk.Actions.Describe", ["monitoring"])
             if text.contains("[<true>]") { return true }
             if text.contains("[<false>]") { return false }
             return nil
         }
 
         func setState(_ action: String, _ on: Bool) throws {
-            try gdbus(BackgroundMonitoringTests.appID, BackgroundMonitoringTests.appPath, "org.gtk.Actions.SetState",
-                      [action, on ? "<true>" : "<false>", "{}"])
+            try gdbus(
+                BackgroundMonitoringTests.appID, BackgroundMonitoringTests.appPath, "org.gtk.Actions.SetState",
+                [action, on ? "<true>" : "<false>", "{}"])
         }
 
         func activate(_ action: String) throws {
-            try gdbus(BackgroundMonitoringTests.appID, BackgroundMonitoringTests.appPath, "org.gtk.Actions.Activate",
-                      [action, "[]", "{}"])
+            try gdbus(
+                BackgroundMonitoringTests.appID, BackgroundMonitoringTests.appPath, "org.gtk.Actions.Activate",
+                [action, "[]", "{}"])
         }
 
         /// Waits until the app's exported actions answer (it has registered on the bus and started up).
@@ -171,7 +195,10 @@ struct BackgroundMonitoringTests {
                 peer.wait(timeout: 5)
             }
             xvfb.signal(SIGTERM)
-            if xvfb.wait(timeout: 5) == nil { xvfb.signal(SIGKILL); xvfb.wait(timeout: 5) }
+            if xvfb.wait(timeout: 5) == nil {
+                xvfb.signal(SIGKILL)
+                xvfb.wait(timeout: 5)
+            }
         }
     }
 
@@ -204,9 +231,13 @@ struct BackgroundMonitoringTests {
         var lines: [String] = []
         var t = 0.5
         while t < seconds {
-            lines.append(#"{"t": \#(t), "address": "C0:FF:EE:00:00:01", "rssi": -60, "kind": "ad", "data": "0201061aff4c000215\#(hex)00640001c5"}"#)
+            lines.append(
+                #"{"t": \#(t), "address": "C0:FF:EE:00:00:01", "rssi": -60, "kind": "ad", "data": "0201061aff4c000215\#(hex)00640001c5"}"#
+            )
             if t >= 6 {
-                lines.append(#"{"t": \#(t + 0.05), "address": "C0:FF:EE:00:00:02", "rssi": -62, "kind": "ad", "data": "0201061aff4c000215\#(hex)00640002c3"}"#)
+                lines.append(
+                    #"{"t": \#(t + 0.05), "address": "C0:FF:EE:00:00:02", "rssi": -62, "kind": "ad", "data": "0201061aff4c000215\#(hex)00640002c3"}"#
+                )
             }
             t += 0.25
         }
@@ -252,22 +283,35 @@ struct BackgroundMonitoringTests {
         _ = try desktop.desktop(["show-saved"])
         #expect(Self.eventually { try desktop.window().saved })
         try desktop.invoke(1)
-        #expect(Self.eventually { let w = try desktop.window(); return w.frames == 1 && w.beacons && !w.saved })
+        #expect(
+            Self.eventually {
+                let w = try desktop.window()
+                return w.frames == 1 && w.beacons && !w.saved
+            })
 
         // Closed, the window goes away but Faro goes on, and says so once.
         let closed = try desktop.desktop(["close", String(app.process.processIdentifier)]) as? Int
         #expect((closed ?? 0) >= 1)
         #expect(Self.eventually { try desktop.window().frames == 0 })
         #expect(app.process.isRunning)
-        #expect(Self.eventually {
-            try desktop.notifyCalls().filter { $0[3] as? String == "Faro keeps looking for places" }.count == 1
-        })
+        #expect(
+            Self.eventually {
+                try desktop.notifyCalls().filter { $0[3] as? String == "Faro keeps looking for places" }.count == 1
+            })
         // A click now opens a new window on the beacon list.
         try desktop.invoke(1)
-        #expect(Self.eventually { let w = try desktop.window(); return w.frames == 1 && w.beacons })
+        #expect(
+            Self.eventually {
+                let w = try desktop.window()
+                return w.frames == 1 && w.beacons
+            })
         // "View site" opens the place named first (the latest entry) in the content view.
         try desktop.invoke(1, "view-site")
-        #expect(Self.eventually { let w = try desktop.window(); return w.site && !w.beacons })
+        #expect(
+            Self.eventually {
+                let w = try desktop.window()
+                return w.site && !w.beacons
+            })
         // Still one notification for both places: updated, never stacked.
         let all = try desktop.zoneNotifications()
         #expect(all.count == 2)
@@ -277,7 +321,9 @@ struct BackgroundMonitoringTests {
     @Test func withoutTheActionsCapabilityTheNotificationCarriesNoActions() throws {
         let desktop = try Desktop()
         try desktop.notificationServer(actions: false)
-        let app = try desktop.faro(["--source", "replay", try Self.recording(in: desktop.home), "--no-tray", "--background"])
+        let app = try desktop.faro([
+            "--source", "replay", try Self.recording(in: desktop.home), "--no-tray", "--background",
+        ])
         defer { _ = Self.stop(app) }
         try desktop.waitForApp(app)
         #expect(Self.eventually { try desktop.zoneNotifications().count >= 1 }, "\(app.stderr)")
@@ -300,28 +346,36 @@ struct BackgroundMonitoringTests {
         let template = Paths.packageRoot + "/Tests/FaroBluetoothTests/Templates/bluez_faro.py"
         var env = desktop.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = nil
-        let bluez = try ChildProcess("/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", template],
-                                     environment: env)
+        let bluez = try ChildProcess(
+            "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", template],
+            environment: env)
         desktop.peers.append(bluez)
-        #expect(Self.eventually(10) { (try? desktop.gdbus("org.bluez", "/", "org.bluez.Mock.AddAdapter", ["hci0", "Faro test"])) != nil })
+        #expect(
+            Self.eventually(10) {
+                (try? desktop.gdbus("org.bluez", "/", "org.bluez.Mock.AddAdapter", ["hci0", "Faro test"])) != nil
+            })
         func calls(_ method: String) throws -> Int {
             (try desktop.desktop(["calls", "--system", "org.bluez", "/org/bluez/hci0", method]) as? [Any] ?? []).count
         }
         func beacon(_ minor: Int, _ address: String) throws {
-            try desktop.gdbus("org.bluez", "/", "org.bluez.Mock.AddBeacon",
-                              ["hci0", address, Self.uuid, "uint16 100", "uint16 \(minor)", "byte 197", "int16 -60"])
+            try desktop.gdbus(
+                "org.bluez", "/", "org.bluez.Mock.AddBeacon",
+                ["hci0", address, Self.uuid, "uint16 100", "uint16 \(minor)", "byte 197", "int16 -60"])
         }
         /// Advertises `minor` a few times a second until `done` holds or `seconds` pass.
         func advertise(_ minor: Int, _ address: String, for seconds: Double, until done: () throws -> Bool) -> Bool {
             Self.eventually(seconds) {
-                try desktop.gdbus("org.bluez", "/", "org.bluez.Mock.Advertise",
-                                  ["hci0", address, Self.uuid, "uint16 100", "uint16 \(minor)", "byte 197", "int16 -60"])
+                try desktop.gdbus(
+                    "org.bluez", "/", "org.bluez.Mock.Advertise",
+                    ["hci0", address, Self.uuid, "uint16 100", "uint16 \(minor)", "byte 197", "int16 -60"])
                 return try done()
             }
         }
         func discovering() throws -> Bool {
-            try desktop.gdbus("org.bluez", "/org/bluez/hci0", "org.freedesktop.DBus.Properties.Get",
-                              ["org.bluez.Adapter1", "Discovering"]).contains("true")
+            try desktop.gdbus(
+                "org.bluez", "/org/bluez/hci0", "org.freedesktop.DBus.Properties.Get",
+                ["org.bluez.Adapter1", "Discovering"]
+            ).contains("true")
         }
 
         var app = try desktop.faro(["--source", "bluez", "--no-tray", "--background"])
@@ -371,24 +425,30 @@ struct BackgroundMonitoringTests {
     @Test func theTrayItemRegistersWithTheWatcherAndItsMenuTogglesMonitoring() throws {
         let desktop = try Desktop()
         try desktop.notificationServer(actions: true)
-        try desktop.mock("org.kde.StatusNotifierWatcher",
-                         ["--session", "--template", Paths.packageRoot + "/Tests/UI/status_notifier_watcher.py"])
+        try desktop.mock(
+            "org.kde.StatusNotifierWatcher",
+            ["--session", "--template", Paths.packageRoot + "/Tests/UI/status_notifier_watcher.py"])
         let app = try desktop.faro(["--source", "replay", try Self.recording(in: desktop.home)])
         defer { _ = Self.stop(app) }
         try desktop.waitForApp(app)
-        let owner = try desktop.gdbus("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetNameOwner",
-                                      [Self.appID])
-        #expect(Self.eventually {
-            let items = try desktop.gdbus("org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
-                                          "org.kde.StatusNotifierWatcher.Mock.GetRegisteredItems")
-            let unique = owner.split(separator: "'").dropFirst().first.map(String.init) ?? "?"
-            return items.contains("'\(unique)', '/org/ayatana/NotificationItem/")
-        })
+        let owner = try desktop.gdbus(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetNameOwner",
+            [Self.appID])
+        #expect(
+            Self.eventually {
+                let items = try desktop.gdbus(
+                    "org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
+                    "org.kde.StatusNotifierWatcher.Mock.GetRegisteredItems")
+                let unique = owner.split(separator: "'").dropFirst().first.map(String.init) ?? "?"
+                return items.contains("'\(unique)', '/org/ayatana/NotificationItem/")
+            })
 
         func entry(_ label: String) throws -> [String: Any]? {
             (try desktop.desktop(["tray-menu"]) as? [[String: Any]])?.first { $0["label"] as? String == label }
         }
-        let labels = (try desktop.desktop(["tray-menu"]) as? [[String: Any]] ?? []).compactMap { $0["label"] as? String }
+        let labels = (try desktop.desktop(["tray-menu"]) as? [[String: Any]] ?? []).compactMap {
+            $0["label"] as? String
+        }
         #expect(labels.contains("_Open Faro") && labels.contains("Pause for one _hour") && labels.contains("_Quit"))
         let check = try #require(try entry("Background _monitoring"))
         #expect(check["toggle-type"] as? String == "checkmark")
@@ -410,7 +470,11 @@ struct BackgroundMonitoringTests {
         #expect(Self.eventually { try desktop.window().frames == 0 })
         #expect(app.process.isRunning)
         _ = try desktop.desktop(["tray-click", "_Open Faro"])
-        #expect(Self.eventually { let w = try desktop.window(); return w.frames == 1 && w.beacons })
+        #expect(
+            Self.eventually {
+                let w = try desktop.window()
+                return w.frames == 1 && w.beacons
+            })
     }
 
     // MARK: autostart
@@ -429,11 +493,14 @@ struct BackgroundMonitoringTests {
         #expect(items.contains(["name": "Background monitoring", "role": "check box"]), "\(items)")
         let entry = desktop.home.file("config/autostart/io.github.faro.Faro.desktop")
         #expect(!FileManager.default.fileExists(atPath: entry))
-        #expect(try desktop.gdbus(Self.appID, Self.appPath, "org.gtk.Actions.Describe", ["autostart"]).contains("[<false>]"))
+        #expect(
+            try desktop.gdbus(Self.appID, Self.appPath, "org.gtk.Actions.Describe", ["autostart"]).contains("[<false>]")
+        )
 
         try desktop.setState("autostart", true)
         #expect(Self.eventually(5) { FileManager.default.fileExists(atPath: entry) })
-        #expect(try desktop.gdbus(Self.appID, Self.appPath, "org.gtk.Actions.Describe", ["autostart"]).contains("[<true>]"))
+        #expect(
+            try desktop.gdbus(Self.appID, Self.appPath, "org.gtk.Actions.Describe", ["autostart"]).contains("[<true>]"))
         let text = try String(contentsOfFile: entry, encoding: .utf8)
         let lines = Set(text.split(separator: "\n").map(String.init))
         #expect(lines.contains("[Desktop Entry]"))
@@ -454,7 +521,11 @@ struct BackgroundMonitoringTests {
         #expect(Self.eventually(5) { try desktop.window().frames == 0 })
         // Activated later (the launcher, a notification), it opens the window.
         try desktop.gdbus(Self.appID, Self.appPath, "org.gtk.Application.Activate", ["{}"])
-        #expect(Self.eventually { let w = try desktop.window(); return w.frames == 1 && w.beacons })
+        #expect(
+            Self.eventually {
+                let w = try desktop.window()
+                return w.frames == 1 && w.beacons
+            })
 
         try desktop.setState("autostart", false)
         #expect(Self.eventually(5) { !FileManager.default.fileExists(atPath: entry) })

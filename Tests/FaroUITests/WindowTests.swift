@@ -1,6 +1,6 @@
+import FaroTestSupport
 import Foundation
 import Testing
-import FaroTestSupport
 
 /// The real window under Xvfb, driven through AT-SPI by Tests/UI/faro_ui.py, with a real faro-backend on loopback
 /// and the demo recording as the beacon source. Each test is a fresh app with its own data folder.
@@ -14,11 +14,13 @@ struct WindowTests {
 
         init(_ faults: [String] = []) throws {
             folder = try TemporaryDirectory("faro-ui-backend")
-            process = try ChildProcess(Paths.executable("faro-backend"),
-                                       ["--port", "0", "--database", folder.file("backend.sqlite3"), "--data", Paths.data]
-                                           + faults)
+            process = try ChildProcess(
+                Paths.executable("faro-backend"),
+                ["--port", "0", "--database", folder.file("backend.sqlite3"), "--data", Paths.data]
+                    + faults)
             guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
-                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "faro-backend: \(process.stderr)"])
+                throw CocoaError(
+                    .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "faro-backend: \(process.stderr)"])
             }
             url = String(line.dropFirst("listening on ".count))
         }
@@ -43,8 +45,12 @@ struct WindowTests {
         func rows(_ table: String) throws -> [[String: Any]] {
             var lastError: Error?
             for _ in 0..<5 {
-                let r = try ChildProcess.run("/usr/bin/curl", ["-s", "-m", "10", "-H", "ZUMO-API-VERSION: 2.0.0",
-                                                               "\(url)/tables/\(table)?$top=1000"])
+                let r = try ChildProcess.run(
+                    "/usr/bin/curl",
+                    [
+                        "-s", "-m", "10", "-H", "ZUMO-API-VERSION: 2.0.0",
+                        "\(url)/tables/\(table)?$top=1000",
+                    ])
                 do {
                     return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
                 } catch {
@@ -57,30 +63,39 @@ struct WindowTests {
     }
 
     /// Runs scenarios in one app instance; returns the driver's output.
-    func drive(_ scenarios: [String], language: String, backend: Backend, data: TemporaryDirectory,
-               extra: [String] = []) throws -> (status: Int32, output: String) {
+    func drive(
+        _ scenarios: [String], language: String, backend: Backend, data: TemporaryDirectory,
+        extra: [String] = []
+    ) throws -> (status: Int32, output: String) {
         try drive(scenarios, language: language, backendURL: backend.url, data: data, extra: extra)
     }
 
-    func drive(_ scenarios: [String], language: String, backendURL: String, data: TemporaryDirectory,
-               extra: [String] = []) throws -> (status: Int32, output: String) {
+    func drive(
+        _ scenarios: [String], language: String, backendURL: String, data: TemporaryDirectory,
+        extra: [String] = []
+    ) throws -> (status: Int32, output: String) {
         let child = try start(scenarios, language: language, backendURL: backendURL, data: data, extra: extra)
         let status = child.wait(timeout: 200) ?? -1
         return (status, child.stdout + child.stderr)
     }
 
     /// Starts the driver without waiting for it.
-    func start(_ scenarios: [String], language: String, backend: Backend, data: TemporaryDirectory,
-               extra: [String] = [], linger: Double = 0) throws -> ChildProcess {
+    func start(
+        _ scenarios: [String], language: String, backend: Backend, data: TemporaryDirectory,
+        extra: [String] = [], linger: Double = 0
+    ) throws -> ChildProcess {
         try start(scenarios, language: language, backendURL: backend.url, data: data, extra: extra, linger: linger)
     }
 
-    func start(_ scenarios: [String], language: String, backendURL: String, data: TemporaryDirectory,
-               extra: [String] = [], linger: Double = 0) throws -> ChildProcess {
+    func start(
+        _ scenarios: [String], language: String, backendURL: String, data: TemporaryDirectory,
+        extra: [String] = [], linger: Double = 0
+    ) throws -> ChildProcess {
         let shots = Paths.packageRoot + "/build/screenshots"
         var env = data.xdgEnvironment
         env["FARO"] = Paths.executable("faro")
-        env["FARO_ARGS"] = (["--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend", backendURL, "--no-tray"]
+        env["FARO_ARGS"] =
+            (["--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend", backendURL, "--no-tray"]
             + extra).joined(separator: " ")
         env["FARO_DATA_DIR"] = Paths.data
         env["FARO_LOCALE_DIR"] = Paths.packageRoot + "/build/locale"
@@ -91,8 +106,9 @@ struct WindowTests {
         env["LOCPATH"] = Paths.packageRoot + "/build/locales"
         env["GTK_THEME"] = "Adwaita"
         try FileManager.default.createDirectory(atPath: data.file("config/gtk-3.0"), withIntermediateDirectories: true)
-        try "[Settings]\ngtk-enable-animations=false\n".write(toFile: data.file("config/gtk-3.0/settings.ini"),
-                                                              atomically: true, encoding: .utf8)
+        try "[Settings]\ngtk-enable-animations=false\n".write(
+            toFile: data.file("config/gtk-3.0/settings.ini"),
+            atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: data.file("home"), withIntermediateDirectories: true)
         try installBrowser(in: data)
         env["FARO_UI_OPENED"] = data.file("opened-urls")
@@ -110,22 +126,23 @@ struct WindowTests {
         try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> '\(data.file("opened-urls"))'\n"
             .write(toFile: recorder, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder)
-        try FileManager.default.createDirectory(atPath: data.file("data/applications"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: data.file("data/applications"), withIntermediateDirectories: true)
         try """
-            [Desktop Entry]
-            Type=Application
-            Name=Test browser
-            Exec=\(recorder) %u
-            MimeType=x-scheme-handler/http;x-scheme-handler/https;
-            NoDisplay=true
+        [Desktop Entry]
+        Type=Application
+        Name=Test browser
+        Exec=\(recorder) %u
+        MimeType=x-scheme-handler/http;x-scheme-handler/https;
+        NoDisplay=true
 
-            """.write(toFile: data.file("data/applications/faro-test-browser.desktop"), atomically: true, encoding: .utf8)
+        """.write(toFile: data.file("data/applications/faro-test-browser.desktop"), atomically: true, encoding: .utf8)
         try """
-            [Default Applications]
-            x-scheme-handler/http=faro-test-browser.desktop
-            x-scheme-handler/https=faro-test-browser.desktop
+        [Default Applications]
+        x-scheme-handler/http=faro-test-browser.desktop
+        x-scheme-handler/https=faro-test-browser.desktop
 
-            """.write(toFile: data.file("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        """.write(toFile: data.file("config/mimeapps.list"), atomically: true, encoding: .utf8)
     }
 
     /// The URLs the app handed to the browser, in order.
@@ -158,7 +175,8 @@ struct WindowTests {
         #expect(r.output.contains("OK contact-saved"))
         // Saved on the device, cleaned: the separators the user typed are gone.
         let db = data.file("data/faro/faro.sqlite3")
-        let row = try ChildProcess.run("/usr/bin/sqlite3", [db, "SELECT nombre, telefono, empresa FROM contact_profile"])
+        let row = try ChildProcess.run(
+            "/usr/bin/sqlite3", [db, "SELECT nombre, telefono, empresa FROM contact_profile"])
         #expect(row.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "Ana López|5512345678|Faro SA")
     }
 
@@ -195,7 +213,9 @@ struct WindowTests {
         #expect(rated != nil, "\(driver.stdout)\(driver.stderr)")
         // Every microsite request was fresh: no-cache headers, the device id, and no cookie from earlier loads
         // (the backend sets one on every answer).
-        let requests = try #require(backend).siteRequests().filter { ($0["path"] as? String ?? "").hasPrefix("/sitios/") }
+        let requests = try #require(backend).siteRequests().filter {
+            ($0["path"] as? String ?? "").hasPrefix("/sitios/")
+        }
         // The pages themselves (not their CSS and images): paths without a file extension.
         let pages = requests.filter { !(($0["path"] as? String ?? "").split(separator: "/").last ?? "").contains(".") }
         #expect(pages.count >= 2)  // the load and the fresh fetch of "Guardar"
@@ -221,7 +241,8 @@ struct WindowTests {
         #expect(offline.status == 0, "\(offline.output)")
         #expect(offline.output.contains("OK saved-opened-offline"))
         #expect(offline.output.contains("OK saved-deleted"))
-        let left = try ChildProcess.run("/usr/bin/sqlite3", [data.file("data/faro/faro.sqlite3"), "SELECT count(*) FROM saved_pages"])
+        let left = try ChildProcess.run(
+            "/usr/bin/sqlite3", [data.file("data/faro/faro.sqlite3"), "SELECT count(*) FROM saved_pages"])
         #expect(left.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
@@ -236,13 +257,18 @@ struct WindowTests {
         #expect(r.output.contains("OK link-click"))
         // Enter on plain text opened nothing; each link opened once, absolute (the in-site one resolved against the
         // page) and without the device id the page itself was loaded with.
-        #expect(openedURLs(data) == ["https://cafelaparroquia.example/pedidos",
-                                     backend.url + "/sitios/libreria-el-pendulo/"])
+        #expect(
+            openedURLs(data) == [
+                "https://cafelaparroquia.example/pedidos",
+                backend.url + "/sitios/libreria-el-pendulo/",
+            ])
         let requests = try backend.siteRequests()
         let cafe = requests.filter { $0["path"] as? String == "/sitios/cafe-la-parroquia" }
         #expect(cafe.count == 1)
         #expect(cafe.allSatisfy { ($0["query"] as? String ?? "").contains("imei=") }, "\(cafe)")
-        #expect(!requests.contains { ($0["path"] as? String ?? "").hasPrefix("/sitios/libreria-el-pendulo") }, "\(requests)")
+        #expect(
+            !requests.contains { ($0["path"] as? String ?? "").hasPrefix("/sitios/libreria-el-pendulo") }, "\(requests)"
+        )
     }
 
     /// "Export…" in Guardados, through the real file chooser: a path typed into its name field, "Export", and the
@@ -252,15 +278,20 @@ struct WindowTests {
         let data = try TemporaryDirectory("faro-ui")
         // Guardados holds a page, saved by `faro save` into the same data folder (and to a reference copy).
         let page = backend.url + "/sitios/cafe-la-parroquia/"
-        let saved = try ChildProcess.run(Paths.executable("faro"), ["save", page, "--business", "Café La Parroquia",
-                                                                    "-o", data.file("reference.mht")],
-                                         environment: data.xdgEnvironment)
+        let saved = try ChildProcess.run(
+            Paths.executable("faro"),
+            [
+                "save", page, "--business", "Café La Parroquia",
+                "-o", data.file("reference.mht"),
+            ],
+            environment: data.xdgEnvironment)
         try #require(saved.status == 0, "\(saved.stderr)")
         try FileManager.default.createDirectory(atPath: data.file("exports"), withIntermediateDirectories: true)
         let r = try drive(["export"], language: "en", backend: backend, data: data)
         #expect(r.status == 0, "\(r.output)")
         // The chooser suggested the page's title as the file name.
-        #expect(r.output.contains("OK export-suggested Café-de-olla-y-pan-dulce---Café-La-Parroquia.mht"), "\(r.output)")
+        #expect(
+            r.output.contains("OK export-suggested Café-de-olla-y-pan-dulce---Café-La-Parroquia.mht"), "\(r.output)")
         let exported = try #require(FileManager.default.contents(atPath: data.file("exports/saved-page.mht")))
         #expect(exported == FileManager.default.contents(atPath: data.file("reference.mht")))
         let head = String(decoding: exported.prefix(600), as: UTF8.self)
@@ -271,8 +302,9 @@ struct WindowTests {
         #expect(text.contains("Content-Type: text/html"))
         #expect(text.contains("<h1>Caf=C3=A9 La Parroquia</h1>"))
         // And it reads back, with no network, as the page.
-        let shown = try ChildProcess.run(Paths.executable("faro"), ["show", data.file("exports/saved-page.mht")],
-                                         environment: data.xdgEnvironment)
+        let shown = try ChildProcess.run(
+            Paths.executable("faro"), ["show", data.file("exports/saved-page.mht")],
+            environment: data.xdgEnvironment)
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout.contains("Café de olla con canela y piloncillo"), "\(shown.stdout)")
     }

@@ -1,8 +1,9 @@
 import FaroCore
 import FaroTestSupport
-@testable import FaroWeb
 import Foundation
 import Testing
+
+@testable import FaroWeb
 
 /// The real-client check: an MHT written by Faro opens in headless Chromium (Debian's `chromium`) with the page's
 /// text and its images, with the server already gone. Runs where chromium is installed (`apt-get install chromium`).
@@ -12,10 +13,14 @@ struct ChromiumTests {
     static var installed: Bool { FileManager.default.isExecutableFile(atPath: chromium) }
 
     static func run(_ arguments: [String], home: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        try ChildProcess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                        "--user-data-dir=\(home)/profile"] + arguments,
-                             environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_CACHE_HOME": home + "/cache"],
-                             timeout: 120)
+        try ChildProcess.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--user-data-dir=\(home)/profile",
+            ] + arguments,
+            environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_CACHE_HOME": home + "/cache"],
+            timeout: 120)
     }
 
     @Test(.enabled(if: installed, "chromium is not installed (apt-get install chromium)"))
@@ -34,8 +39,9 @@ struct ChromiumTests {
         #expect(dom.stdout.contains("<h1>Prueba</h1>"))
 
         let shot = folder.file("shot.png")
-        let screenshot = try Self.run(["--screenshot=\(shot)", "--window-size=800,600", "--hide-scrollbars", "file://" + file],
-                                      home: folder.path)
+        let screenshot = try Self.run(
+            ["--screenshot=\(shot)", "--window-size=800,600", "--hide-scrollbars", "file://" + file],
+            home: folder.path)
         #expect(screenshot.status == 0, "\(screenshot.stderr.suffix(500))")
         // The 200×200 magenta picture comes from the archive: count its pixels in the screenshot.
         let count = try ChildProcess.run("/usr/bin/python3", ["-c", Self.pixelCounter, shot, "255,0,255"], timeout: 60)

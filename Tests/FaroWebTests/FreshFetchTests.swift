@@ -1,8 +1,9 @@
 import FaroCore
 import FaroTestSupport
-@testable import FaroWeb
 import Foundation
 import Testing
+
+@testable import FaroWeb
 
 /// The content view's fetch against a real faro-backend: fresh headers, a fresh cookie store per load, the device
 /// id in the URL, redirects, limits, progress and cancellation.
@@ -32,7 +33,8 @@ struct FreshFetchTests {
     @Test func redirectsAreFollowedWithinOneLoadAndTheirCookiesDoNotOutliveIt() throws {
         let backend = try TestBackend()
         let target = "/sitios/libreria-el-pendulo/"
-        let page = try PageLoader().load(backend.base + "/debug/redirect?to=" + PercentEncoding.encodeComponent(target), deviceID: nil)
+        let page = try PageLoader().load(
+            backend.base + "/debug/redirect?to=" + PercentEncoding.encodeComponent(target), deviceID: nil)
         #expect(page.url == backend.base + target)
         #expect(page.response.status == 200)
         _ = try PageLoader().load(backend.base + target, deviceID: nil)
@@ -50,7 +52,8 @@ struct FreshFetchTests {
         #expect(Set(page.images.keys) == [url + "logo.svg", url + "foto.png"])
         #expect(page.images[url + "foto.png"]?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
         let log = try backend.requests()
-        #expect(log.count == 3 && log.allSatisfy { $0["cache-control"] as? String == "no-cache" && $0["cookie"] is NSNull })
+        #expect(
+            log.count == 3 && log.allSatisfy { $0["cache-control"] as? String == "no-cache" && $0["cookie"] is NSNull })
 
         // The same on a worker thread, as the window loads pages.
         let done = DispatchSemaphore(value: 0)
@@ -70,7 +73,9 @@ struct FreshFetchTests {
     @Test func redirectLoopsStopAtTheLimit() throws {
         let backend = try TestBackend()
         let fetcher = FreshFetcher(options: FetchOptions(maxRedirects: 3))
-        #expect(throws: FetchError.tooManyRedirects(limit: 3)) { try fetcher.fetch(backend.base + "/debug/redirect?loop=0") }
+        #expect(throws: FetchError.tooManyRedirects(limit: 3)) {
+            try fetcher.fetch(backend.base + "/debug/redirect?loop=0")
+        }
         #expect(try backend.requests().count == 4)
     }
 
@@ -87,7 +92,9 @@ struct FreshFetchTests {
         let backend = try TestBackend(siteLatencyMilliseconds: 3000)
         let fetcher = FreshFetcher(options: FetchOptions(totalTimeout: 0.5))
         let started = Date()
-        #expect(throws: FetchError.timedOut(seconds: 0.5)) { try fetcher.fetch(backend.base + "/sitios/cafe-la-parroquia/") }
+        #expect(throws: FetchError.timedOut(seconds: 0.5)) {
+            try fetcher.fetch(backend.base + "/sitios/cafe-la-parroquia/")
+        }
         #expect(Date().timeIntervalSince(started) < 2.5)
     }
 
@@ -104,7 +111,11 @@ struct FreshFetchTests {
         task.cancel()
         #expect(done.wait(timeout: .now() + 3) == .success)
         #expect(Date().timeIntervalSince(started) < 3)
-        if case .failure(let error)? = outcome.get() { #expect(error == .cancelled) } else { Issue.record("not cancelled") }
+        if case .failure(let error)? = outcome.get() {
+            #expect(error == .cancelled)
+        } else {
+            Issue.record("not cancelled")
+        }
 
         let fast = try TestBackend()
         let reports = Locked<[Int64]>([])
@@ -119,7 +130,9 @@ struct FreshFetchTests {
     @Test func sizeCapsStopHugeResponses() throws {
         let backend = try TestBackend()
         let fetcher = FreshFetcher(options: FetchOptions(maxBytes: 100))
-        #expect(throws: FetchError.tooLarge(limit: 100)) { try fetcher.fetch(backend.base + "/sitios/cafe-la-parroquia/") }
+        #expect(throws: FetchError.tooLarge(limit: 100)) {
+            try fetcher.fetch(backend.base + "/sitios/cafe-la-parroquia/")
+        }
     }
 }
 
@@ -128,6 +141,14 @@ final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
     init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+    func get() -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    func set(_ newValue: Value) {
+        lock.lock()
+        value = newValue
+        lock.unlock()
+    }
 }

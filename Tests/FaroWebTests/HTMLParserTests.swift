@@ -6,7 +6,8 @@ import Testing
 @Suite("libxml2 HTML reading")
 struct HTMLParserTests {
     @Test func brokenMarkupStillReads() {
-        let html = "<html><head><title>Caf&eacute; <b>x</title><body><p>Uno<p>Dos <i>tres</i><ul><li>cuatro<li>cinco</ul><table><tr><td>a<td>b</table></div></span><script>document.write('no')</script>"
+        let html =
+            "<html><head><title>Caf&eacute; <b>x</title><body><p>Uno<p>Dos <i>tres</i><ul><li>cuatro<li>cinco</ul><table><tr><td>a<td>b</table></div></span><script>document.write('no')</script>"
         let doc = HTMLParser.readableDocument(Array(html.utf8), url: "http://127.0.0.1/x/")
         let text = PlainTextRenderer.render(doc)
         #expect(doc.title?.hasPrefix("Café") == true)
@@ -19,13 +20,18 @@ struct HTMLParserTests {
 
     @Test func declaredCharsetsAreHonoured() {
         // windows-1252 bytes for “Niño” declared in a meta tag, and the same page with the charset given by HTTP.
-        let body: [UInt8] = Array("<html><head><meta charset=\"windows-1252\"></head><body><p>".utf8) + [0x93, 0x4E, 0x69, 0xF1, 0x6F, 0x94]
+        let body: [UInt8] =
+            Array("<html><head><meta charset=\"windows-1252\"></head><body><p>".utf8) + [
+                0x93, 0x4E, 0x69, 0xF1, 0x6F, 0x94,
+            ]
             + Array("</p></body></html>".utf8)
         #expect(PlainTextRenderer.render(HTMLParser.readableDocument(body, url: nil)).contains("“Niño”"))
         let bare: [UInt8] = Array("<p>".utf8) + [0xE1, 0xE9] + Array("</p>".utf8)
-        #expect(PlainTextRenderer.render(HTMLParser.readableDocument(bare, charset: "iso-8859-1", url: nil)).contains("áé"))
+        #expect(
+            PlainTextRenderer.render(HTMLParser.readableDocument(bare, charset: "iso-8859-1", url: nil)).contains("áé"))
         let sjis: [UInt8] = Array("<p>".utf8) + [0x93, 0xFA, 0x96, 0x7B] + Array("</p>".utf8)  // 日本
-        #expect(PlainTextRenderer.render(HTMLParser.readableDocument(sjis, charset: "shift_jis", url: nil)).contains("日本"))
+        #expect(
+            PlainTextRenderer.render(HTMLParser.readableDocument(sjis, charset: "shift_jis", url: nil)).contains("日本"))
     }
 
     @Test func hiddenAndActiveContentNeverShows() {
@@ -56,11 +62,14 @@ struct HTMLParserTests {
             <div style="background-image:url(c.gif)"></div></body></html>
             """
         let tree = HTMLParser.parse(Array(html.utf8), url: nil)
-        #expect(ResourceReferences.collect(tree, baseURL: "http://127.0.0.1:8/sitios/x/") == [
-            "http://127.0.0.1:8/sitios/x/s.css", "http://127.0.0.1:8/sitios/x/bg.png", "http://127.0.0.1:8/sitios/x/a.png",
-            "https://cdn.ejemplo.mx/b.jpg", "http://127.0.0.1:8/sitios/x/c.gif",
-        ])
-        #expect(ResourceReferences.cssURLs("a{b:url( \"../f.woff\" )} @import url(x.css);", baseURL: "http://h/a/b/s.css")
-            == ["http://h/a/f.woff", "http://h/a/b/x.css"])
+        #expect(
+            ResourceReferences.collect(tree, baseURL: "http://127.0.0.1:8/sitios/x/") == [
+                "http://127.0.0.1:8/sitios/x/s.css", "http://127.0.0.1:8/sitios/x/bg.png",
+                "http://127.0.0.1:8/sitios/x/a.png",
+                "https://cdn.ejemplo.mx/b.jpg", "http://127.0.0.1:8/sitios/x/c.gif",
+            ])
+        #expect(
+            ResourceReferences.cssURLs("a{b:url( \"../f.woff\" )} @import url(x.css);", baseURL: "http://h/a/b/s.css")
+                == ["http://h/a/f.woff", "http://h/a/b/x.css"])
     }
 }

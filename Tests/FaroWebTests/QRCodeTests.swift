@@ -1,6 +1,7 @@
 import FaroCore
-@testable import FaroWeb
 import Testing
+
+@testable import FaroWeb
 
 @Suite("QR codes")
 struct QRCodeTests {
@@ -23,9 +24,13 @@ struct QRCodeTests {
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         let side = UInt32((matrix.size + 8) * 4)
         #expect(Array(png[12..<16]) == Array("IHDR".utf8))
-        #expect(Array(png[16..<24]) == [UInt8(side >> 24), UInt8(side >> 16 & 0xFF), UInt8(side >> 8 & 0xFF), UInt8(side & 0xFF),
-                                        UInt8(side >> 24), UInt8(side >> 16 & 0xFF), UInt8(side >> 8 & 0xFF), UInt8(side & 0xFF)])
-        #expect(Array(png.suffix(12)) == [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])  // IEND + its CRC
+        #expect(
+            Array(png[16..<24]) == [
+                UInt8(side >> 24), UInt8(side >> 16 & 0xFF), UInt8(side >> 8 & 0xFF), UInt8(side & 0xFF),
+                UInt8(side >> 24), UInt8(side >> 16 & 0xFF), UInt8(side >> 8 & 0xFF), UInt8(side & 0xFF),
+            ])
+        // IEND and its CRC.
+        #expect(Array(png.suffix(12)) == [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
     }
 
     @Test func emptyTextIsRefused() {

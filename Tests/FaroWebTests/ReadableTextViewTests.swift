@@ -1,10 +1,11 @@
 import CGtk
 import FaroCore
 import FaroTestSupport
-@testable import FaroUI
 import FaroWeb
 import Foundation
 import Testing
+
+@testable import FaroUI
 
 /// The GTK reading surface on a real X server (Xvfb): text and tags from the document model, links, anchors, and
 /// images scaled to the width. GTK is opened with `--display`, so no environment variable of the test process
@@ -19,15 +20,20 @@ struct ReadableTextViewTests {
     static let display: (server: ChildProcess, ok: Bool)? = {
         // Xvfb picks a free display and prints its number; -terminate ends it when the test process (its last
         // client) exits.
-        guard let server = try? ChildProcess(xvfb, ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp",
-                                                    "-terminate"]),
-              let line = server.waitForLine(timeout: 20, { Int($0.trimmingCharacters(in: .whitespaces)) != nil }),
-              let number = Int(line.trimmingCharacters(in: .whitespaces))
+        guard
+            let server = try? ChildProcess(
+                xvfb,
+                [
+                    "-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp",
+                    "-terminate",
+                ]),
+            let line = server.waitForLine(timeout: 20, { Int($0.trimmingCharacters(in: .whitespaces)) != nil }),
+            let number = Int(line.trimmingCharacters(in: .whitespaces))
         else { return nil }
         var arguments = ["faro-tests", "--display", ":\(number)"]
         var argc = Int32(arguments.count)
         let cStrings = arguments.map { strdup($0) }
-        defer { cStrings.forEach { free($0) } }
+        defer { for p in cStrings { free(p) } }
         var pointers: [UnsafeMutablePointer<CChar>?] = cStrings + [nil]
         gdk_set_allowed_backends("x11")
         let ok = pointers.withUnsafeMutableBufferPointer { buffer -> Bool in
@@ -68,7 +74,8 @@ struct ReadableTextViewTests {
         #expect(view.imageWidths == [40, 300])
         #expect(view.hasAnchor("horario"))
 
-        let menuOffset = Int32(text.distance(from: text.startIndex, to: try #require(text.range(of: "Menú")).lowerBound))
+        let menuOffset = Int32(
+            text.distance(from: text.startIndex, to: try #require(text.range(of: "Menú")).lowerBound))
         #expect(view.link(atOffset: menuOffset + 1) == "http://127.0.0.1:9/sitios/cafe/menu.html")
         #expect(view.link(atOffset: 0) == nil)
         view.activate("http://127.0.0.1:9/sitios/cafe/menu.html")

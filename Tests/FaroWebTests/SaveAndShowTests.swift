@@ -1,9 +1,10 @@
 import FaroCore
 import FaroStore
 import FaroTestSupport
-@testable import FaroWeb
 import Foundation
 import Testing
+
+@testable import FaroWeb
 
 /// "Guardar" and Guardados end to end: `faro save` against faro-backend, the archive's shape, and `faro show`
 /// reading it back with no network at all.
@@ -13,7 +14,8 @@ struct SaveAndShowTests {
         let site = try TestSite(extraImages: 3)
         let backend = try TestBackend(data: site.data)
         let url = backend.base + "/sitios/prueba/"
-        let saved = try PageSaver().save(url, deviceID: "356938035643809", now: Date(timeIntervalSince1970: 1_790_000_000))
+        let saved = try PageSaver().save(
+            url, deviceID: "356938035643809", now: Date(timeIntervalSince1970: 1_790_000_000))
         #expect(saved.title == "Página de prueba")
         #expect(saved.url == url)
         #expect(saved.resourceCount == 6)  // style.css, magenta.png, 3 extras, fondo.png (from the stylesheet)
@@ -39,7 +41,8 @@ struct SaveAndShowTests {
         let faro = Paths.executable("faro")
         let env = folder.xdgEnvironment.merging(["FARO_MACHINE_ID_FILE": folder.file("machine-id")]) { $1 }
         try Data("51df0b4bc3b04c9780e299b98ca373b8\n".utf8).write(to: URL(fileURLWithPath: folder.file("machine-id")))
-        let save = try ChildProcess.run(faro, ["save", backend.base + "/sitios/prueba/", "-o", file], environment: env, timeout: 60)
+        let save = try ChildProcess.run(
+            faro, ["save", backend.base + "/sitios/prueba/", "-o", file], environment: env, timeout: 60)
         #expect(save.status == 0, "\(save.stderr)")
         #expect(save.stdout.contains("with 3 resource(s) to Guardados #1 and \(file)"))
         let seen = try backend.requests().count
@@ -56,7 +59,8 @@ struct SaveAndShowTests {
         // And with no network at all: a fresh network namespace has not even a loopback interface up.
         let unshare = "/usr/bin/unshare"
         if FileManager.default.isExecutableFile(atPath: unshare) {
-            let isolated = try ChildProcess.run(unshare, ["--net", "--", faro, "show", file], environment: env, timeout: 60)
+            let isolated = try ChildProcess.run(
+                unshare, ["--net", "--", faro, "show", file], environment: env, timeout: 60)
             if isolated.status == 0 || !isolated.stderr.contains("unshare failed") {
                 #expect(isolated.status == 0, "\(isolated.stderr)")
                 #expect(isolated.stdout == show.stdout)
@@ -70,8 +74,12 @@ struct SaveAndShowTests {
         let backend = try TestBackend(data: site.data)
         let faro = Paths.executable("faro")
         let env = folder.xdgEnvironment
-        let save = try ChildProcess.run(faro, ["save", backend.base + "/sitios/prueba/", "--business", "Panadería Prueba",
-                                               "--device-id", "356938035643809"], environment: env, timeout: 60)
+        let save = try ChildProcess.run(
+            faro,
+            [
+                "save", backend.base + "/sitios/prueba/", "--business", "Panadería Prueba",
+                "--device-id", "356938035643809",
+            ], environment: env, timeout: 60)
         #expect(save.status == 0, "\(save.stderr)")
         #expect(save.stdout.contains("to Guardados #1"))
         backend.stop()
@@ -87,7 +95,9 @@ struct SaveAndShowTests {
         let bytes = try #require(try database.savedPages.archive(id: list[0].id))
         let opened = try ArchiveOpener.open(bytes)
         #expect(PlainTextRenderer.render(opened.document).contains(TestSite.sentence))
-        #expect(opened.imageData(for: backend.base + "/sitios/prueba/magenta.png") == TestPNG.solid(width: 40, height: 40, rgb: (255, 0, 255)))
+        #expect(
+            opened.imageData(for: backend.base + "/sitios/prueba/magenta.png")
+                == TestPNG.solid(width: 40, height: 40, rgb: (255, 0, 255)))
         // Export is the archive as a .mht file, which `faro show` (and Chromium) open.
         let exported = folder.file("export.mht")
         try Data(bytes).write(to: URL(fileURLWithPath: exported))
@@ -100,13 +110,16 @@ struct SaveAndShowTests {
     @Test func showRefusesBrokenArchivesWithAClearMessage() throws {
         let folder = try TemporaryDirectory("faro-web-broken")
         let file = folder.file("roto.mht")
-        let archive = MHTWriter().write(MHTWriter.Page(url: "http://127.0.0.1/x/", title: "x", html: Array("<p>x</p>".utf8),
-                                                        charset: nil, savedAt: Date(), resources: []))
+        let archive = MHTWriter().write(
+            MHTWriter.Page(
+                url: "http://127.0.0.1/x/", title: "x", html: Array("<p>x</p>".utf8),
+                charset: nil, savedAt: Date(), resources: []))
         try Data(archive.prefix(archive.count - 30)).write(to: URL(fileURLWithPath: file))
         let result = try ChildProcess.run(Paths.executable("faro"), ["show", file], environment: folder.xdgEnvironment)
         #expect(result.status == 1)
         #expect(result.stderr.contains("cut short") && result.stderr.contains("save the page again"))
-        let missing = try ChildProcess.run(Paths.executable("faro"), ["show", folder.file("nada.mht")], environment: folder.xdgEnvironment)
+        let missing = try ChildProcess.run(
+            Paths.executable("faro"), ["show", folder.file("nada.mht")], environment: folder.xdgEnvironment)
         #expect(missing.status == 1 && missing.stderr.contains("no such file"))
     }
 
@@ -115,12 +128,16 @@ struct SaveAndShowTests {
         let folder = try TemporaryDirectory("faro-web-page")
         try Data("51df0b4bc3b04c9780e299b98ca373b8\n".utf8).write(to: URL(fileURLWithPath: folder.file("machine-id")))
         let backend = try TestBackend()
-        let env = folder.xdgEnvironment.merging(bus.environment) { $1 }.merging(["FARO_MACHINE_ID_FILE": folder.file("machine-id")]) { $1 }
-        let page = try ChildProcess.run(Paths.executable("faro"), ["page", backend.base + "/sitios/panaderia-santa-clara/"],
-                                        environment: env, timeout: 60)
+        let env = folder.xdgEnvironment.merging(bus.environment) { $1 }.merging([
+            "FARO_MACHINE_ID_FILE": folder.file("machine-id")
+        ]) { $1 }
+        let page = try ChildProcess.run(
+            Paths.executable("faro"), ["page", backend.base + "/sitios/panaderia-santa-clara/"],
+            environment: env, timeout: 60)
         #expect(page.status == 0, "\(page.stderr)")
         #expect(page.stdout.contains("Panadería Santa Clara"))
-        let expected = try DeviceIDResolver(systemBusAddress: bus.address, machineIDPath: folder.file("machine-id")).resolve()
+        let expected = try DeviceIDResolver(systemBusAddress: bus.address, machineIDPath: folder.file("machine-id"))
+            .resolve()
         #expect(expected.source == .machine)
         #expect(try backend.requests().first?["query"] as? String == "imei=\(expected.value)")
     }
@@ -128,12 +145,18 @@ struct SaveAndShowTests {
     @Test func cliShareLinksAndQRCode() throws {
         let folder = try TemporaryDirectory("faro-web-share")
         let png = folder.file("qr.png")
-        let result = try ChildProcess.run(Paths.executable("faro"),
-            ["share", "http://127.0.0.1:9/sitios/cafe/?imei=356938035643809", "--title", "Café", "--qr", png, "--qr-text"],
+        let result = try ChildProcess.run(
+            Paths.executable("faro"),
+            [
+                "share", "http://127.0.0.1:9/sitios/cafe/?imei=356938035643809", "--title", "Café", "--qr", png,
+                "--qr-text",
+            ],
             environment: folder.xdgEnvironment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("link\thttp://127.0.0.1:9/sitios/cafe/\n"))
-        #expect(result.stdout.contains("whatsapp\thttps://wa.me/?text=Caf%C3%A9%20http%3A%2F%2F127.0.0.1%3A9%2Fsitios%2Fcafe%2F\n"))
+        #expect(
+            result.stdout.contains(
+                "whatsapp\thttps://wa.me/?text=Caf%C3%A9%20http%3A%2F%2F127.0.0.1%3A9%2Fsitios%2Fcafe%2F\n"))
         #expect(!result.stdout.contains("356938035643809"))
         #expect(result.stdout.contains("█"))
         let bytes = try #require(FileManager.default.contents(atPath: png))

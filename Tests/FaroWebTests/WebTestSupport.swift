@@ -1,8 +1,9 @@
 import FaroCore
 import FaroTestSupport
-@testable import FaroWeb
 import Foundation
 import Testing
+
+@testable import FaroWeb
 
 /// A real `faro-backend` for one test, on a free loopback port, serving the microsites of a data folder the
 /// test writes (or the source tree's `data/`), with its microsite request log readable through `/debug/requests`.
@@ -11,8 +12,9 @@ final class TestBackend: @unchecked Sendable {
     let base: String
 
     init(data: String = Paths.data, siteLatencyMilliseconds: Int = 0) throws {
-        process = try ChildProcess(Paths.executable("faro-backend"), ["--port", "0", "--data", data],
-                                   environment: ["FARO_BACKEND_SITE_LATENCY_MS": String(siteLatencyMilliseconds)])
+        process = try ChildProcess(
+            Paths.executable("faro-backend"), ["--port", "0", "--data", data],
+            environment: ["FARO_BACKEND_SITE_LATENCY_MS": String(siteLatencyMilliseconds)])
         guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
             throw WebTestError(description: "faro-backend did not start: \(process.stderr)")
         }
@@ -62,10 +64,13 @@ final class TestSite: @unchecked Sendable {
         try Data(pageBytes ?? Array(html.utf8)).write(to: URL(fileURLWithPath: site + "/index.html"))
         try Data("body { background: #fff url(fondo.png) no-repeat; } h1 { color: #000; }".utf8)
             .write(to: URL(fileURLWithPath: site + "/style.css"))
-        try Data(TestPNG.solid(width: 40, height: 40, rgb: (255, 0, 255))).write(to: URL(fileURLWithPath: site + "/magenta.png"))
-        try Data(TestPNG.solid(width: 4, height: 4, rgb: (250, 250, 250))).write(to: URL(fileURLWithPath: site + "/fondo.png"))
+        try Data(TestPNG.solid(width: 40, height: 40, rgb: (255, 0, 255))).write(
+            to: URL(fileURLWithPath: site + "/magenta.png"))
+        try Data(TestPNG.solid(width: 4, height: 4, rgb: (250, 250, 250))).write(
+            to: URL(fileURLWithPath: site + "/fondo.png"))
         for n in 0..<count {
-            try Data(TestPNG.solid(width: 2, height: 2, rgb: (UInt8(n), 0, 0))).write(to: URL(fileURLWithPath: site + "/extra\(n).png"))
+            try Data(TestPNG.solid(width: 2, height: 2, rgb: (UInt8(n), 0, 0))).write(
+                to: URL(fileURLWithPath: site + "/extra\(n).png"))
         }
     }
 
@@ -87,7 +92,9 @@ enum TestPNG {
         return out
     }
 
-    static func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
@@ -109,8 +116,12 @@ enum TestPNG {
             out += data[offset..<(offset + n)]
             offset += n
         } while offset < data.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in data { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in data {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
         return out + be(b << 16 | a)
     }
 }

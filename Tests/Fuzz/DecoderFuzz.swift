@@ -35,7 +35,8 @@ public func faroFuzzDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     case 2:
         let decoded = AdvertisementDecoder.decode(bytes, kind: .hci)
         if case .success(let sightings) = decoded {
-            precondition(!sightings.isEmpty && sightings.allSatisfy { $0.address != nil }, "HCI sighting without address")
+            precondition(
+                !sightings.isEmpty && sightings.allSatisfy { $0.address != nil }, "HCI sighting without address")
         }
         _ = HCIEventParser.reports(in: bytes)
     default:

@@ -45,7 +45,8 @@ public func faroFuzzMHT(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     case 1:
         let encoded = QuotedPrintable.encode(bytes)
-        precondition(QuotedPrintable.decode(encoded) == faroFuzzCanonicalLines(bytes), "quoted-printable round trip failed")
+        precondition(
+            QuotedPrintable.decode(encoded) == faroFuzzCanonicalLines(bytes), "quoted-printable round trip failed")
         var column = 0
         for b in encoded {
             if b == 10 { column = 0 } else if b != 13 { column += 1 }
@@ -60,7 +61,8 @@ public func faroFuzzMHT(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let html = Array(bytes[..<split])
         let resource = split < bytes.count ? Array(bytes[(split + 1)...]) : []
         let page = MHTWriter.Page(
-            url: "http://127.0.0.1/sitios/fuzz/", title: String(decoding: resource.prefix(40), as: UTF8.self), html: html,
+            url: "http://127.0.0.1/sitios/fuzz/", title: String(decoding: resource.prefix(40), as: UTF8.self),
+            html: html,
             charset: "utf-8", savedAt: Date(timeIntervalSince1970: 0),
             resources: [.init(url: "http://127.0.0.1/sitios/fuzz/r.bin", contentType: "image/png", body: resource)])
         let archive = MHTWriter(boundaryToken: { "fuzz" }).write(page)

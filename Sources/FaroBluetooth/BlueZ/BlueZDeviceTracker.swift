@@ -16,8 +16,10 @@ public struct DeviceProperties: Sendable, Equatable {
     /// Names of properties that came with an unexpected type (a misbehaving device or daemon).
     public var malformed: [String]
 
-    public init(address: String? = nil, adapter: String? = nil, rssi: Int16? = nil,
-                manufacturerData: [UInt16: [UInt8]]? = nil, invalidated: [String] = [], malformed: [String] = []) {
+    public init(
+        address: String? = nil, adapter: String? = nil, rssi: Int16? = nil,
+        manufacturerData: [UInt16: [UInt8]]? = nil, invalidated: [String] = [], malformed: [String] = []
+    ) {
         self.address = address
         self.adapter = adapter
         self.rssi = rssi
@@ -90,8 +92,10 @@ public struct BlueZDeviceTracker: Sendable {
         devices.removeValue(forKey: path) != nil
     }
 
-    private mutating func update(path: String, _ p: DeviceProperties, at time: Double,
-                                 isAdvertisement: Bool) -> BeaconSighting? {
+    private mutating func update(
+        path: String, _ p: DeviceProperties, at time: Double,
+        isAdvertisement: Bool
+    ) -> BeaconSighting? {
         var device = devices[path] ?? Device()
         if !p.malformed.isEmpty { rejectedCount += 1 }
         if device.address == nil {
@@ -109,8 +113,10 @@ public struct BlueZDeviceTracker: Sendable {
         }
         if let data = p.manufacturerData {
             if let payload = data[IBeaconDecoder.appleCompanyID],
-               case .success(let beacon) = IBeaconDecoder.decode(companyID: IBeaconDecoder.appleCompanyID,
-                                                                  payload: payload) {
+                case .success(let beacon) = IBeaconDecoder.decode(
+                    companyID: IBeaconDecoder.appleCompanyID,
+                    payload: payload)
+            {
                 device.beacon = beacon
             } else {
                 device.beacon = nil
@@ -119,7 +125,8 @@ public struct BlueZDeviceTracker: Sendable {
         devices[path] = device
         if garbled { rejectedCount += 1 }
         guard isAdvertisement, !garbled, let beacon = device.beacon, let rssi = device.rssi,
-              let address = device.address else { return nil }
+            let address = device.address
+        else { return nil }
         return BeaconSighting(beacon: beacon, address: address, rssi: rssi, time: time)
     }
 

@@ -22,14 +22,14 @@ public enum BlueZReply: Equatable, Sendable {
         case "org.bluez.Error.InProgress", "org.bluez.Error.AlreadyExists": return .done
         case "org.bluez.Error.NotReady": return .poweredOff
         case "org.freedesktop.DBus.Error.AccessDenied", "org.bluez.Error.NotAuthorized",
-             "org.freedesktop.DBus.Error.AuthFailed":
+            "org.freedesktop.DBus.Error.AuthFailed":
             return .accessDenied(message.isEmpty ? name : message)
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-             "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
-             "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut":
+            "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
+            "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut":
             return .serviceGone
         case "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod",
-             "org.freedesktop.DBus.Error.UnknownInterface", "org.bluez.Error.DoesNotExist":
+            "org.freedesktop.DBus.Error.UnknownInterface", "org.bluez.Error.DoesNotExist":
             return .adapterGone
         default: return .failed(name: name, message: message)
         }
@@ -140,9 +140,11 @@ public final class BlueZSource: AdvertisementSource {
             g_dbus_connection_close_sync(connection, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(connection))
         }
-        switch DBusClient.callSync(connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                   interface: "org.freedesktop.DBus", method: "NameHasOwner",
-                                   parameters: BlueZVariant.stringTuple(service), timeoutMilliseconds: 3000) {
+        switch DBusClient.callSync(
+            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", method: "NameHasOwner",
+            parameters: BlueZVariant.stringTuple(service), timeoutMilliseconds: 3000)
+        {
         case .success(let reply):
             defer { g_variant_unref(reply) }
             guard let child = g_variant_get_child_value(reply, 0) else { return .success(false) }
@@ -188,9 +190,10 @@ public final class BlueZSource: AdvertisementSource {
             self?.teardown()
             done()
         }
-        DBusClient.call(connection, destination: BlueZSource.service, path: adapter,
-                        interface: BlueZSource.adapterInterface, method: "StopDiscovery",
-                        timeoutMilliseconds: 2000, finish)
+        DBusClient.call(
+            connection, destination: BlueZSource.service, path: adapter,
+            interface: BlueZSource.adapterInterface, method: "StopDiscovery",
+            timeoutMilliseconds: 2000, finish)
     }
 
     /// `hci` followed by digits.
@@ -204,20 +207,30 @@ public final class BlueZSource: AdvertisementSource {
         self.connection = connection
         g_dbus_connection_set_exit_on_close(connection, 0)
         let service = BlueZSource.service
-        subscriptions.append(DBusClient.subscribe(
-            connection, sender: service, interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded",
-            path: "/") { [weak self] _, _, parameters in self?.interfacesAdded(parameters) })
-        subscriptions.append(DBusClient.subscribe(
-            connection, sender: service, interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesRemoved",
-            path: "/") { [weak self] _, _, parameters in self?.interfacesRemoved(parameters) })
-        subscriptions.append(DBusClient.subscribe(
-            connection, sender: service, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-            path: nil) { [weak self] _, path, parameters in self?.propertiesChanged(path, parameters) })
-        nameWatch = DBusClient.watchName(connection, service, appeared: { [weak self] owner in
-            self?.serviceAppeared(owner)
-        }, vanished: { [weak self] in
-            self?.serviceVanished()
-        })
+        subscriptions.append(
+            DBusClient.subscribe(
+                connection, sender: service, interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded",
+                path: "/"
+            ) { [weak self] _, _, parameters in self?.interfacesAdded(parameters) })
+        subscriptions.append(
+            DBusClient.subscribe(
+                connection, sender: service, interface: "org.freedesktop.DBus.ObjectManager",
+                member: "InterfacesRemoved",
+                path: "/"
+            ) { [weak self] _, _, parameters in self?.interfacesRemoved(parameters) })
+        subscriptions.append(
+            DBusClient.subscribe(
+                connection, sender: service, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                path: nil
+            ) { [weak self] _, path, parameters in self?.propertiesChanged(path, parameters) })
+        nameWatch = DBusClient.watchName(
+            connection, service,
+            appeared: { [weak self] owner in
+                self?.serviceAppeared(owner)
+            },
+            vanished: { [weak self] in
+                self?.serviceVanished()
+            })
     }
 
     private func serviceAppeared(_ owner: String) {
@@ -226,8 +239,10 @@ public final class BlueZSource: AdvertisementSource {
         serviceOwner = owner
         loaded = false
         let expected = generation
-        DBusClient.call(connection, destination: BlueZSource.service, path: "/",
-                        interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects") { [weak self] r in
+        DBusClient.call(
+            connection, destination: BlueZSource.service, path: "/",
+            interface: "org.freedesktop.DBus.ObjectManager", method: "GetManagedObjects"
+        ) { [weak self] r in
             guard let self, self.generation == expected else { return }
             switch r {
             case .success(let reply): self.loadManagedObjects(reply)
@@ -250,7 +265,8 @@ public final class BlueZSource: AdvertisementSource {
 
     private func loadManagedObjects(_ reply: OpaquePointer?) {
         guard let reply, BlueZVariant.has(reply, type: "(a{oa{sa{sv}}})"),
-              let objects = g_variant_get_child_value(reply, 0) else {
+            let objects = g_variant_get_child_value(reply, 0)
+        else {
             counters.rejected += 1
             return
         }
@@ -287,7 +303,8 @@ public final class BlueZSource: AdvertisementSource {
     private func interfacesAdded(_ parameters: OpaquePointer) {
         counters.signals += 1
         guard BlueZVariant.has(parameters, type: "(oa{sa{sv}})"), let path = BlueZVariant.stringChild(parameters, 0),
-              let interfaces = g_variant_get_child_value(parameters, 1) else {
+            let interfaces = g_variant_get_child_value(parameters, 1)
+        else {
             counters.rejected += 1
             return
         }
@@ -308,7 +325,8 @@ public final class BlueZSource: AdvertisementSource {
     private func interfacesRemoved(_ parameters: OpaquePointer) {
         counters.signals += 1
         guard BlueZVariant.has(parameters, type: "(oas)"), let path = BlueZVariant.stringChild(parameters, 0),
-              let names = g_variant_get_child_value(parameters, 1) else {
+            let names = g_variant_get_child_value(parameters, 1)
+        else {
             counters.rejected += 1
             return
         }
@@ -330,13 +348,15 @@ public final class BlueZSource: AdvertisementSource {
     private func propertiesChanged(_ path: UnsafePointer<CChar>, _ parameters: OpaquePointer) {
         counters.signals += 1
         guard BlueZVariant.has(parameters, type: "(sa{sv}as)"),
-              let interface = g_variant_get_child_value(parameters, 0) else {
+            let interface = g_variant_get_child_value(parameters, 0)
+        else {
             counters.rejected += 1
             return
         }
         defer { g_variant_unref(interface) }
         guard let interfaceName = g_variant_get_string(interface, nil),
-              let changes = g_variant_get_child_value(parameters, 1) else { return }
+            let changes = g_variant_get_child_value(parameters, 1)
+        else { return }
         defer { g_variant_unref(changes) }
         if strcmp(interfaceName, BlueZSource.deviceInterface) == 0 {
             var invalidated: [String] = []
@@ -395,8 +415,10 @@ public final class BlueZSource: AdvertisementSource {
         if path != tracker.adapterPath {
             if let previous = tracker.adapterPath, discovery != .none, adapters[previous] != nil {
                 // Leaving an adapter that still exists: end the discovery Faro asked it for.
-                DBusClient.call(connection, destination: BlueZSource.service, path: previous,
-                                interface: BlueZSource.adapterInterface, method: "StopDiscovery") { _ in }
+                DBusClient.call(
+                    connection, destination: BlueZSource.service, path: previous,
+                    interface: BlueZSource.adapterInterface, method: "StopDiscovery"
+                ) { _ in }
             }
             tracker.follow(adapterPath: path)
             discovery = .none
@@ -408,9 +430,11 @@ public final class BlueZSource: AdvertisementSource {
             if options.powerOn, !powerRequested {
                 powerRequested = true
                 let expected = generation
-                DBusClient.call(connection, destination: BlueZSource.service, path: path,
-                                interface: "org.freedesktop.DBus.Properties", method: "Set",
-                                parameters: BlueZVariant.powerOn()) { [weak self] r in
+                DBusClient.call(
+                    connection, destination: BlueZSource.service, path: path,
+                    interface: "org.freedesktop.DBus.Properties", method: "Set",
+                    parameters: BlueZVariant.powerOn()
+                ) { [weak self] r in
                     guard let self, self.generation == expected, case .failure(let f) = r else { return }
                     self.handleFailure(f, during: "powering \(adapterName) on")
                 }
@@ -420,11 +444,14 @@ public final class BlueZSource: AdvertisementSource {
         guard discovery == .none else { return }
         discovery = .starting
         let expected = generation
-        DBusClient.call(connection, destination: BlueZSource.service, path: path,
-                        interface: BlueZSource.adapterInterface, method: "SetDiscoveryFilter",
-                        parameters: BlueZVariant.discoveryFilter(rssiFloor: options.rssiFloor)) { [weak self] r in
+        DBusClient.call(
+            connection, destination: BlueZSource.service, path: path,
+            interface: BlueZSource.adapterInterface, method: "SetDiscoveryFilter",
+            parameters: BlueZVariant.discoveryFilter(rssiFloor: options.rssiFloor)
+        ) { [weak self] r in
             guard let self, self.generation == expected, self.tracker.adapterPath == path,
-                  self.discovery == .starting else { return }
+                self.discovery == .starting
+            else { return }
             if case .failure(let f) = r {
                 // Without the filter scanning still works, only coarser; but a refusal by policy is final.
                 if case .accessDenied = BlueZReply.classify(errorName: f.name, message: f.message) {
@@ -439,10 +466,13 @@ public final class BlueZSource: AdvertisementSource {
 
     private func startDiscovery(_ path: String, adapterName: String, expected: Int) {
         guard let connection else { return }
-        DBusClient.call(connection, destination: BlueZSource.service, path: path,
-                        interface: BlueZSource.adapterInterface, method: "StartDiscovery") { [weak self] r in
+        DBusClient.call(
+            connection, destination: BlueZSource.service, path: path,
+            interface: BlueZSource.adapterInterface, method: "StartDiscovery"
+        ) { [weak self] r in
             guard let self, self.generation == expected, self.tracker.adapterPath == path,
-                  self.discovery == .starting else { return }
+                self.discovery == .starting
+            else { return }
             switch r {
             case .success:
                 self.discoveryStarted(adapterName)

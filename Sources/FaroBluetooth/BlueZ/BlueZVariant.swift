@@ -68,7 +68,9 @@ enum BlueZVariant {
             if strcmp(key, "RSSI") == 0 {
                 if has(value, type: "n") { p.rssi = g_variant_get_int16(value) } else { p.malformed.append("RSSI") }
             } else if strcmp(key, "ManufacturerData") == 0 {
-                if let data = manufacturerData(value) { p.manufacturerData = data } else {
+                if let data = manufacturerData(value) {
+                    p.manufacturerData = data
+                } else {
                     p.malformed.append("ManufacturerData")
                 }
             } else if strcmp(key, "Address") == 0 {
@@ -105,7 +107,8 @@ enum BlueZVariant {
             guard has(bytes, type: "ay") else { return nil }
             var length: gsize = 0
             let start = g_variant_get_fixed_array(bytes, &length, 1)
-            out[g_variant_get_uint16(key)] = length == 0 || start == nil
+            out[g_variant_get_uint16(key)] =
+                length == 0 || start == nil
                 ? [] : Array(UnsafeRawBufferPointer(start: start, count: Int(length)))
         }
         return out

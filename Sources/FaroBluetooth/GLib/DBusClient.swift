@@ -79,19 +79,23 @@ enum DBusClient {
             | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
 
     /// Opens a private connection to the bus at `address` without blocking.
-    static func connect(address: String, cancellable: UnsafeMutablePointer<GCancellable>?,
-                        _ reply: @escaping (Result<OpaquePointer, DBusFailure>) -> Void) {
+    static func connect(
+        address: String, cancellable: UnsafeMutablePointer<GCancellable>?,
+        _ reply: @escaping (Result<OpaquePointer, DBusFailure>) -> Void
+    ) {
         let box = Unmanaged.passRetained(ConnectReply(reply)).toOpaque()
-        g_dbus_connection_new_for_address(address, clientFlags, nil, cancellable, { _, result, data in
-            guard let data else { return }
-            let reply = Unmanaged<ConnectReply>.fromOpaque(data).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            if let connection = g_dbus_connection_new_for_address_finish(result, &error) {
-                reply.body(.success(connection))
-            } else {
-                reply.body(.failure(DBusFailure(consuming: error)))
-            }
-        }, box)
+        g_dbus_connection_new_for_address(
+            address, clientFlags, nil, cancellable,
+            { _, result, data in
+                guard let data else { return }
+                let reply = Unmanaged<ConnectReply>.fromOpaque(data).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                if let connection = g_dbus_connection_new_for_address_finish(result, &error) {
+                    reply.body(.success(connection))
+                } else {
+                    reply.body(.failure(DBusFailure(consuming: error)))
+                }
+            }, box)
     }
 
     /// Opens a private connection and waits for it (for one-off checks before any UI exists).
@@ -104,51 +108,65 @@ enum DBusClient {
     }
 
     /// Calls a method without blocking; `reply` gets the reply tuple (unreferenced after it returns) or the error.
-    static func call(_ connection: OpaquePointer, destination: String, path: String, interface: String,
-                     method: String, parameters: OpaquePointer? = nil, timeoutMilliseconds: Int32 = 25_000,
-                     _ reply: @escaping (Result<OpaquePointer?, DBusFailure>) -> Void) {
+    static func call(
+        _ connection: OpaquePointer, destination: String, path: String, interface: String,
+        method: String, parameters: OpaquePointer? = nil, timeoutMilliseconds: Int32 = 25_000,
+        _ reply: @escaping (Result<OpaquePointer?, DBusFailure>) -> Void
+    ) {
         let box = Unmanaged.passRetained(CallReply(reply)).toOpaque()
-        g_dbus_connection_call(connection, destination, path, interface, method, parameters, nil,
-                               G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, { source, result, data in
-            guard let data else { return }
-            let reply = Unmanaged<CallReply>.fromOpaque(data).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let connection = OpaquePointer(source)
-            if let value = g_dbus_connection_call_finish(connection, result, &error) {
-                reply.body(.success(value))
-                g_variant_unref(value)
-            } else {
-                reply.body(.failure(DBusFailure(consuming: error)))
-            }
-        }, box)
+        g_dbus_connection_call(
+            connection, destination, path, interface, method, parameters, nil,
+            G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil,
+            { source, result, data in
+                guard let data else { return }
+                let reply = Unmanaged<CallReply>.fromOpaque(data).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let connection = OpaquePointer(source)
+                if let value = g_dbus_connection_call_finish(connection, result, &error) {
+                    reply.body(.success(value))
+                    g_variant_unref(value)
+                } else {
+                    reply.body(.failure(DBusFailure(consuming: error)))
+                }
+            }, box)
     }
 
     /// Calls a method and waits for the reply (for one-off checks and tests, never in the UI).
-    static func callSync(_ connection: OpaquePointer, destination: String, path: String, interface: String,
-                         method: String, parameters: OpaquePointer? = nil,
-                         timeoutMilliseconds: Int32 = 5_000) -> Result<OpaquePointer, DBusFailure> {
+    static func callSync(
+        _ connection: OpaquePointer, destination: String, path: String, interface: String,
+        method: String, parameters: OpaquePointer? = nil,
+        timeoutMilliseconds: Int32 = 5_000
+    ) -> Result<OpaquePointer, DBusFailure> {
         var error: UnsafeMutablePointer<GError>?
-        guard let value = g_dbus_connection_call_sync(connection, destination, path, interface, method, parameters,
-                                                      nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
+        guard
+            let value = g_dbus_connection_call_sync(
+                connection, destination, path, interface, method, parameters,
+                nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
         else { return .failure(DBusFailure(consuming: error)) }
         return .success(value)
     }
 
     /// Subscribes to a signal; `handler` runs on the caller's thread-default main context. The box is released by
     /// GLib when the subscription ends (`unsubscribe`, or the connection goes away).
-    static func subscribe(_ connection: OpaquePointer, sender: String?, interface: String?, member: String?,
-                          path: String?, _ handler: @escaping (String, UnsafePointer<CChar>, OpaquePointer) -> Void)
-        -> UInt32 {
+    static func subscribe(
+        _ connection: OpaquePointer, sender: String?, interface: String?, member: String?,
+        path: String?, _ handler: @escaping (String, UnsafePointer<CChar>, OpaquePointer) -> Void
+    )
+        -> UInt32
+    {
         let box = Unmanaged.passRetained(SignalHandler(handler)).toOpaque()
-        return g_dbus_connection_signal_subscribe(connection, sender, interface, member, path, nil,
-                                                  G_DBUS_SIGNAL_FLAGS_NONE, { _, sender, path, _, _, parameters, data in
-            guard let data, let path, let parameters else { return }
-            let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
-            handler.body(sender.map { String(cString: $0) } ?? "", path, parameters)
-        }, box, { data in
-            guard let data else { return }
-            Unmanaged<SignalHandler>.fromOpaque(data).release()
-        })
+        return g_dbus_connection_signal_subscribe(
+            connection, sender, interface, member, path, nil,
+            G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, sender, path, _, _, parameters, data in
+                guard let data, let path, let parameters else { return }
+                let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
+                handler.body(sender.map { String(cString: $0) } ?? "", path, parameters)
+            }, box,
+            { data in
+                guard let data else { return }
+                Unmanaged<SignalHandler>.fromOpaque(data).release()
+            })
     }
 
     static func unsubscribe(_ connection: OpaquePointer, _ id: UInt32) {
@@ -157,20 +175,26 @@ enum DBusClient {
 
     /// Watches a well-known name: `appeared(owner)` when someone owns it, `vanished()` when nobody does. GLib
     /// reports the current situation once right away.
-    static func watchName(_ connection: OpaquePointer, _ name: String, appeared: @escaping (String) -> Void,
-                          vanished: @escaping () -> Void) -> UInt32 {
+    static func watchName(
+        _ connection: OpaquePointer, _ name: String, appeared: @escaping (String) -> Void,
+        vanished: @escaping () -> Void
+    ) -> UInt32 {
         let box = Unmanaged.passRetained(NameWatcher(appeared: appeared, vanished: vanished)).toOpaque()
-        return g_bus_watch_name_on_connection(connection, name, G_BUS_NAME_WATCHER_FLAGS_NONE, { _, _, owner, data in
-            guard let data else { return }
-            let watcher = Unmanaged<NameWatcher>.fromOpaque(data).takeUnretainedValue()
-            watcher.appeared(owner.map { String(cString: $0) } ?? "")
-        }, { _, _, data in
-            guard let data else { return }
-            Unmanaged<NameWatcher>.fromOpaque(data).takeUnretainedValue().vanished()
-        }, box, { data in
-            guard let data else { return }
-            Unmanaged<NameWatcher>.fromOpaque(data).release()
-        })
+        return g_bus_watch_name_on_connection(
+            connection, name, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            { _, _, owner, data in
+                guard let data else { return }
+                let watcher = Unmanaged<NameWatcher>.fromOpaque(data).takeUnretainedValue()
+                watcher.appeared(owner.map { String(cString: $0) } ?? "")
+            },
+            { _, _, data in
+                guard let data else { return }
+                Unmanaged<NameWatcher>.fromOpaque(data).takeUnretainedValue().vanished()
+            }, box,
+            { data in
+                guard let data else { return }
+                Unmanaged<NameWatcher>.fromOpaque(data).release()
+            })
     }
 
     static func unwatchName(_ id: UInt32) { g_bus_unwatch_name(id) }

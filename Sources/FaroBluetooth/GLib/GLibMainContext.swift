@@ -38,17 +38,22 @@ public enum GLibMainContext {
         g_source_destroy(source)
     }
 
-    private static func attach(_ source: UnsafeMutablePointer<GSource>?, to context: OpaquePointer?,
-                               _ body: @escaping () -> Bool) -> UInt32 {
+    private static func attach(
+        _ source: UnsafeMutablePointer<GSource>?, to context: OpaquePointer?,
+        _ body: @escaping () -> Bool
+    ) -> UInt32 {
         guard let source else { return 0 }
         let box = Unmanaged.passRetained(SourceCallback(body)).toOpaque()
-        g_source_set_callback(source, { data in
-            guard let data else { return 0 }
-            return Unmanaged<SourceCallback>.fromOpaque(data).takeUnretainedValue().body() ? 1 : 0
-        }, box, { data in
-            guard let data else { return }
-            Unmanaged<SourceCallback>.fromOpaque(data).release()
-        })
+        g_source_set_callback(
+            source,
+            { data in
+                guard let data else { return 0 }
+                return Unmanaged<SourceCallback>.fromOpaque(data).takeUnretainedValue().body() ? 1 : 0
+            }, box,
+            { data in
+                guard let data else { return }
+                Unmanaged<SourceCallback>.fromOpaque(data).release()
+            })
         let id = g_source_attach(source, context)
         g_source_unref(source)
         return id
@@ -142,10 +147,12 @@ extension GLibMainContext {
             guard let data else { return 0 }
             return Unmanaged<SourceCallback>.fromOpaque(data).takeUnretainedValue().body() ? 1 : 0
         }
-        g_source_set_callback(source, unsafeBitCast(callback, to: GSourceFunc.self), box, { data in
-            guard let data else { return }
-            Unmanaged<SourceCallback>.fromOpaque(data).release()
-        })
+        g_source_set_callback(
+            source, unsafeBitCast(callback, to: GSourceFunc.self), box,
+            { data in
+                guard let data else { return }
+                Unmanaged<SourceCallback>.fromOpaque(data).release()
+            })
         let id = g_source_attach(source, context)
         g_source_unref(source)
         return id

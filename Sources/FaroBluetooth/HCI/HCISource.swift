@@ -85,8 +85,9 @@ public final class HCISource: AdvertisementSource {
     /// Reads HCI events from an already open descriptor (a socket pair in tests) instead of an adapter: the same
     /// thread, decoding and delivery, without the commands. The descriptor is not closed.
     func start(readingFrom fd: Int32, _ handler: @escaping (SourceEvent) -> Void) throws(ScanError) {
-        let reader = try HCIReader(device: device, number: nil, active: active,
-                                   executable: HCIErrorMapping.currentExecutable(), clock: clock)
+        let reader = try HCIReader(
+            device: device, number: nil, active: active,
+            executable: HCIErrorMapping.currentExecutable(), clock: clock)
         attach(reader, handler)
         reader.start(readingFrom: fd)
     }
@@ -130,8 +131,10 @@ public final class HCISource: AdvertisementSource {
 
     /// Decodes one HCI event as read from the socket into sightings; returns why it was not an advertising report
     /// event (nil when it was, even if no report held an iBeacon). Allocation-free apart from `deliver`.
-    public static func sightings(inEvent bytes: UnsafeRawBufferPointer, at time: Double,
-                                 _ deliver: (BeaconSighting) -> Void) -> HCIEventRejection? {
+    public static func sightings(
+        inEvent bytes: UnsafeRawBufferPointer, at time: Double,
+        _ deliver: (BeaconSighting) -> Void
+    ) -> HCIEventRejection? {
         HCIEventParser.forEachReport(in: bytes) { _, _, address, rssi, data, _ in
             _ = IBeaconDecoder.forEachIBeacon(inAdvertisingData: data) { beacon in
                 deliver(BeaconSighting(beacon: beacon, address: address, rssi: rssi ?? 127, time: time))
@@ -163,8 +166,10 @@ final class HCIReader: @unchecked Sendable {
     private var queue: [Item] = []
     private var counters = HCISource.Statistics()
 
-    init(device: String?, number: Int32?, active: Bool, executable: String,
-         clock: @escaping @Sendable () -> Double) throws(ScanError) {
+    init(
+        device: String?, number: Int32?, active: Bool, executable: String,
+        clock: @escaping @Sendable () -> Double
+    ) throws(ScanError) {
         deviceName = device
         self.number = number
         self.active = active
@@ -271,8 +276,10 @@ final class HCIReader: @unchecked Sendable {
 
         // LE Set Scan Parameters: type, interval, window (0.625 ms units, little-endian), own address, policy.
         let interval: UInt16 = 0x0010
-        let parameters: [UInt8] = [active ? 0x01 : 0x00, UInt8(interval & 0xFF), UInt8(interval >> 8),
-                                   UInt8(interval & 0xFF), UInt8(interval >> 8), 0x00 /* public */, 0x00]
+        let parameters: [UInt8] = [
+            active ? 0x01 : 0x00, UInt8(interval & 0xFF), UInt8(interval >> 8),
+            UInt8(interval & 0xFF), UInt8(interval >> 8), 0x00, 0x00,  // own address type: public
+        ]
         if let error = command(dd, ocf: UInt16(OCF_LE_SET_SCAN_PARAMETERS), parameters, .setScanParameters, name) {
             return fail(error)
         }
@@ -297,13 +304,15 @@ final class HCIReader: @unchecked Sendable {
 
     /// Sends one LE command and checks its status; nil when it succeeded.
     private func command(_ dd: Int32, ocf: UInt16, _ parameters: [UInt8], _ step: HCIStep, _ name: String)
-        -> ScanError? {
+        -> ScanError?
+    {
         var cparam = parameters
         var status: UInt8 = 0xFF
         let result: Int32 = cparam.withUnsafeMutableBytes { c in
             withUnsafeMutablePointer(to: &status) { s in
-                var request = hci_request(ogf: UInt16(OGF_LE_CTL), ocf: ocf, event: 0, cparam: c.baseAddress,
-                                          clen: Int32(c.count), rparam: UnsafeMutableRawPointer(s), rlen: 1)
+                var request = hci_request(
+                    ogf: UInt16(OGF_LE_CTL), ocf: ocf, event: 0, cparam: c.baseAddress,
+                    clen: Int32(c.count), rparam: UnsafeMutableRawPointer(s), rlen: 1)
                 return hci_send_req(dd, &request, 1000)
             }
         }
@@ -315,8 +324,10 @@ final class HCIReader: @unchecked Sendable {
 
     private func readEvents(_ dd: Int32) {
         var buffer = [UInt8](repeating: 0, count: Int(HCI_MAX_EVENT_SIZE))
-        var fds = [pollfd(fd: dd, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: stopReadFD, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: dd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stopReadFD, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             let ready = poll(&fds, 2, -1)
             if ready < 0 {

@@ -47,8 +47,10 @@ public final class ReplaySource: AdvertisementSource {
                 continue
             }
             for s in sightings {
-                deliver(BeaconSighting(beacon: s.beacon, address: s.address ?? record.address,
-                                       rssi: s.rssi ?? record.rssi, time: record.time + offset))
+                deliver(
+                    BeaconSighting(
+                        beacon: s.beacon, address: s.address ?? record.address,
+                        rssi: s.rssi ?? record.rssi, time: record.time + offset))
             }
         }
     }
@@ -71,7 +73,8 @@ public final class ReplaySource: AdvertisementSource {
 
     /// Sleeps until the next record is due (at least 20 ms, so a busy recording is released in batches), releases
     /// what is due, and schedules the next wake-up: a quiet stretch of the recording costs no wake-ups at all.
-    private func schedule(in seconds: Double, clock: @escaping () -> Double, _ handler: @escaping (SourceEvent) -> Void) {
+    private func schedule(in seconds: Double, clock: @escaping () -> Double, _ handler: @escaping (SourceEvent) -> Void)
+    {
         let milliseconds = UInt32(min(max(seconds, 0.02), 3600) * 1000)
         timer = GLibMainContext.addTimeout(milliseconds: milliseconds, context: context) { [weak self] in
             guard let self else { return false }

@@ -34,7 +34,8 @@ public enum DecodeFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .beacon(let why): return why.description
         case .hci(let why): return why.description
         case .noIBeaconInReports(let count, let first):
-            return count == 1 ? "the report holds no iBeacon: \(first)"
+            return count == 1
+                ? "the report holds no iBeacon: \(first)"
                 : "none of the \(count) reports holds an iBeacon (first: \(first))"
         }
     }

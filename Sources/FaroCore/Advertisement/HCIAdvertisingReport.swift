@@ -54,8 +54,10 @@ public enum HCIEventParser {
     @inlinable
     public static func forEachReport(
         in p: UnsafeRawBufferPointer,
-        _ body: (_ eventType: UInt16, _ addressType: UInt8, _ address: BluetoothAddress, _ rssi: Int8?,
-                 _ data: UnsafeRawBufferPointer, _ extended: Bool) -> Void
+        _ body: (
+            _ eventType: UInt16, _ addressType: UInt8, _ address: BluetoothAddress, _ rssi: Int8?,
+            _ data: UnsafeRawBufferPointer, _ extended: Bool
+        ) -> Void
     ) -> HCIEventRejection? {
         var o = 0
         guard p.count >= 2 else { return .tooShort(p.count) }
@@ -112,8 +114,10 @@ public enum HCIEventParser {
         var out: [AdvertisingReport] = []
         let why = bytes.withUnsafeBytes { p in
             forEachReport(in: p) { type, addressType, address, rssi, data, extended in
-                out.append(AdvertisingReport(eventType: type, addressType: addressType, address: address, rssi: rssi,
-                                             data: Array(data), isExtended: extended))
+                out.append(
+                    AdvertisingReport(
+                        eventType: type, addressType: addressType, address: address, rssi: rssi,
+                        data: Array(data), isExtended: extended))
             }
         }
         if let why { return .failure(why) }

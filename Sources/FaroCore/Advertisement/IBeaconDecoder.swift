@@ -117,7 +117,9 @@ public enum IBeaconDecoder {
             let available = p.count - offset - 1
             if length > available {
                 // A cut-off structure after a complete iBeacon is tolerated (see the type's notes).
-                if !foundAny { return truncatedRejection(p, offset: offset, declared: length, available: available, than: reason) }
+                if !foundAny {
+                    return truncatedRejection(p, offset: offset, declared: length, available: available, than: reason)
+                }
                 break
             }
             if p[offset + 1] == 0xFF {

@@ -64,7 +64,8 @@ public struct MHTArchive: Sendable, Equatable {
         }
         var candidates = [trimmed]
         if let baseText = base ?? main.contentLocation ?? location, let baseURL = URL(string: baseText),
-           let resolved = URL(string: trimmed, relativeTo: baseURL)?.absoluteString {
+            let resolved = URL(string: trimmed, relativeTo: baseURL)?.absoluteString
+        {
             candidates.append(resolved)
         }
         for candidate in candidates {

@@ -9,7 +9,9 @@ public enum MHTReader {
         // A UTF-8 byte order mark before the headers is tolerated; so are blank lines.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         while start < bytes.count, bytes[start] == 13 || bytes[start] == 10 { start += 1 }
-        guard let (headers, bodyStart) = MIMEHeaders.parse(bytes, from: start, end: bytes.count, limit: limits.maxHeaderBytes)
+        guard
+            let (headers, bodyStart) = MIMEHeaders.parse(
+                bytes, from: start, end: bytes.count, limit: limits.maxHeaderBytes)
         else {
             throw .notAnArchive("the file does not start with a MIME header block")
         }
@@ -36,8 +38,10 @@ public enum MHTReader {
         return parts.firstIndex(where: \.isHTML) ?? parts.firstIndex { !$0.isSubresource }
     }
 
-    private static func readMultipart(_ bytes: [UInt8], from start: Int, to end: Int, type: MIMEHeaderValue, depth: Int,
-                                      limits: MHTLimits, into parts: inout [MHTPart]) throws(MHTError) {
+    private static func readMultipart(
+        _ bytes: [UInt8], from start: Int, to end: Int, type: MIMEHeaderValue, depth: Int,
+        limits: MHTLimits, into parts: inout [MHTPart]
+    ) throws(MHTError) {
         guard depth <= limits.maxDepth else { throw .nestedTooDeep(limit: limits.maxDepth) }
         guard let boundary = type.parameters["boundary"], !boundary.isEmpty else { throw .missingBoundary }
         let delimiter = Array("--".utf8) + Array(boundary.utf8)
@@ -55,7 +59,8 @@ public enum MHTReader {
                     var partEnd = lineStart
                     if partEnd > partStart, bytes[partEnd - 1] == 10 { partEnd -= 1 }
                     if partEnd > partStart, bytes[partEnd - 1] == 13 { partEnd -= 1 }
-                    try readPart(bytes, from: partStart, to: max(partStart, partEnd), depth: depth, limits: limits, into: &parts)
+                    try readPart(
+                        bytes, from: partStart, to: max(partStart, partEnd), depth: depth, limits: limits, into: &parts)
                 }
                 bodyStart = lineStart
                 partStart = min(lineEnd + 1, end)
@@ -72,7 +77,9 @@ public enum MHTReader {
 
     private enum DelimiterKind { case open, close }
 
-    private static func delimiterKind(_ bytes: [UInt8], lineStart: Int, lineEnd: Int, delimiter: [UInt8]) -> DelimiterKind? {
+    private static func delimiterKind(_ bytes: [UInt8], lineStart: Int, lineEnd: Int, delimiter: [UInt8])
+        -> DelimiterKind?
+    {
         guard lineEnd - lineStart >= delimiter.count else { return nil }
         for (k, b) in delimiter.enumerated() where bytes[lineStart + k] != b { return nil }
         var i = lineStart + delimiter.count
@@ -90,21 +97,26 @@ public enum MHTReader {
         return kind
     }
 
-    private static func readPart(_ bytes: [UInt8], from start: Int, to end: Int, depth: Int, limits: MHTLimits,
-                                 into parts: inout [MHTPart]) throws(MHTError) {
+    private static func readPart(
+        _ bytes: [UInt8], from start: Int, to end: Int, depth: Int, limits: MHTLimits,
+        into parts: inout [MHTPart]
+    ) throws(MHTError) {
         guard parts.count < limits.maxParts else { throw .tooManyParts(limit: limits.maxParts) }
         let index = parts.count
         let headers: MIMEHeaders
         let bodyStart: Int
         // A part of only headers and no body (some writers emit those for empty resources) ends at the delimiter.
-        if let parsed = MIMEHeaders.parse(bytes, from: start, end: end, limit: limits.maxHeaderBytes, endTerminates: true) {
+        if let parsed = MIMEHeaders.parse(
+            bytes, from: start, end: end, limit: limits.maxHeaderBytes, endTerminates: true)
+        {
             (headers, bodyStart) = parsed
         } else {
             throw .malformedPart(index: index, reason: "its header block never ends")
         }
         let type = MIMEHeaderValue(headers["Content-Type"] ?? "text/plain")
         if type.value.hasPrefix("multipart/") {
-            try readMultipart(bytes, from: bodyStart, to: end, type: type, depth: depth + 1, limits: limits, into: &parts)
+            try readMultipart(
+                bytes, from: bodyStart, to: end, type: type, depth: depth + 1, limits: limits, into: &parts)
             return
         }
         let raw = Array(bytes[min(bodyStart, end)..<end])
@@ -115,7 +127,8 @@ public enum MHTReader {
             body = QuotedPrintable.decode(raw)
         case "base64":
             guard let decoded = Base64.decode(raw) else {
-                throw .malformedPart(index: index, reason: "its base64 data holds characters outside the base64 alphabet")
+                throw .malformedPart(
+                    index: index, reason: "its base64 data holds characters outside the base64 alphabet")
             }
             body = decoded
         case "7bit", "8bit", "binary", "":

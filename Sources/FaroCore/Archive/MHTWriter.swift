@@ -48,19 +48,25 @@ public struct MHTWriter: Sendable {
     public func write(_ page: Page) -> [UInt8] {
         let htmlType = "text/html" + (page.charset.map { "; charset=\(MHTWriter.headerSafe($0))" } ?? "")
         var encodedParts: [(headers: [(String, String)], body: [UInt8])] = []
-        encodedParts.append(([
-            ("Content-Type", htmlType),
-            ("Content-ID", "<frame-\(MHTWriter.randomToken().prefix(32))@mhtml.blink>"),
-            ("Content-Transfer-Encoding", "quoted-printable"),
-            ("Content-Location", MHTWriter.headerURL(page.url)),
-        ], QuotedPrintable.encode(page.html)))
+        encodedParts.append(
+            (
+                [
+                    ("Content-Type", htmlType),
+                    ("Content-ID", "<frame-\(MHTWriter.randomToken().prefix(32))@mhtml.blink>"),
+                    ("Content-Transfer-Encoding", "quoted-printable"),
+                    ("Content-Location", MHTWriter.headerURL(page.url)),
+                ], QuotedPrintable.encode(page.html)
+            ))
         for resource in page.resources {
             let textual = MHTWriter.isTextual(resource.contentType)
-            encodedParts.append(([
-                ("Content-Type", MHTWriter.headerSafe(resource.contentType)),
-                ("Content-Transfer-Encoding", textual ? "quoted-printable" : "base64"),
-                ("Content-Location", MHTWriter.headerURL(resource.url)),
-            ], textual ? QuotedPrintable.encode(resource.body) : Base64.encode(resource.body)))
+            encodedParts.append(
+                (
+                    [
+                        ("Content-Type", MHTWriter.headerSafe(resource.contentType)),
+                        ("Content-Transfer-Encoding", textual ? "quoted-printable" : "base64"),
+                        ("Content-Location", MHTWriter.headerURL(resource.url)),
+                    ], textual ? QuotedPrintable.encode(resource.body) : Base64.encode(resource.body)
+                ))
         }
         var boundary = "----MultipartBoundary--\(makeBoundaryToken())----"
         while encodedParts.contains(where: { MHTWriter.contains($0.body, Array(boundary.utf8)) }) {
@@ -94,7 +100,8 @@ public struct MHTWriter: Sendable {
     /// Text types travel quoted-printable, everything else base64 (Chromium's choice).
     static func isTextual(_ contentType: String) -> Bool {
         let type = MIMEHeaderValue(contentType).value
-        return type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("javascript") || type == "application/json"
+        return type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("javascript")
+            || type == "application/json"
             || type == "image/svg+xml"
     }
 
@@ -114,7 +121,9 @@ public struct MHTWriter: Sendable {
     static func headerURL(_ url: String) -> String {
         var out = ""
         for byte in headerSafe(url).utf8 {
-            if byte < 0x80 { out.unicodeScalars.append(Unicode.Scalar(byte)) } else {
+            if byte < 0x80 {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
                 out += "%" + PercentEncoding.hexDigit(byte >> 4) + PercentEncoding.hexDigit(byte & 0x0F)
             }
         }
@@ -133,8 +142,8 @@ public struct MHTWriter: Sendable {
             for byte in String(scalar).utf8 {
                 switch byte {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: "-"),
-                     UInt8(ascii: "!"), UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: ":"):
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: "-"),
+                    UInt8(ascii: "!"), UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: ":"):
                     piece.unicodeScalars.append(Unicode.Scalar(byte))
                 case UInt8(ascii: " "): piece += "_"
                 default: piece += "=" + PercentEncoding.hexDigit(byte >> 4) + PercentEncoding.hexDigit(byte & 0x0F)
@@ -169,7 +178,8 @@ public struct MHTWriter: Sendable {
         let weekday = weekdays[((days % 7) + 7) % 7]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(weekday), \(day) \(months[month - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) -0000"
+        return
+            "\(weekday), \(day) \(months[month - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) -0000"
     }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

@@ -21,7 +21,9 @@ public struct MIMEHeaders: Sendable, Equatable {
     /// tab, the block ends at the first empty line. Returns the headers and the offset just past the empty line,
     /// or nil when no empty line ends the block within `limit` bytes (with `endTerminates`, reaching `end` also ends
     /// the block: a part made of headers only).
-    static func parse(_ bytes: [UInt8], from start: Int, end: Int, limit: Int, endTerminates: Bool = false) -> (MIMEHeaders, Int)? {
+    static func parse(_ bytes: [UInt8], from start: Int, end: Int, limit: Int, endTerminates: Bool = false) -> (
+        MIMEHeaders, Int
+    )? {
         var fields: [(String, String)] = []
         var i = start
         var current: [UInt8] = []
@@ -110,7 +112,8 @@ public enum Charset {
     /// absent charset means UTF-8 when the bytes are valid UTF-8, else Windows-1252 (what browsers assume).
     public static func decode(_ bytes: [UInt8], charset: String?) -> String {
         if let charset, let encoding = encoding(named: charset),
-           let text = String(data: Data(bytes), encoding: encoding) {
+            let text = String(data: Data(bytes), encoding: encoding)
+        {
             return text
         }
         if let text = String(validatingUTF8Bytes: bytes) { return text }

@@ -74,7 +74,8 @@ public enum QuotedPrintable {
                     continue
                 }
                 if i + 2 < bytes.count, let hi = PercentEncoding.hexValue(bytes[i + 1]),
-                   let lo = PercentEncoding.hexValue(bytes[i + 2]) {
+                    let lo = PercentEncoding.hexValue(bytes[i + 2])
+                {
                     out.append(hi << 4 | lo)
                     i += 3
                     continue
@@ -148,7 +149,10 @@ public enum Base64 {
             quad = quad << 6 | value
             count += 1
             if count == 4 {
-                out += [UInt8(truncatingIfNeeded: quad >> 16), UInt8(truncatingIfNeeded: quad >> 8), UInt8(truncatingIfNeeded: quad)]
+                out += [
+                    UInt8(truncatingIfNeeded: quad >> 16), UInt8(truncatingIfNeeded: quad >> 8),
+                    UInt8(truncatingIfNeeded: quad),
+                ]
                 quad = 0
                 count = 0
             }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc  // pow
+    import Glibc  // pow
 #endif
 
 /// Turns a (smoothed) RSSI and the beacon's measured power at 1 m into an estimated distance in metres.

@@ -79,14 +79,16 @@ public enum FormRules {
         }
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, let local = parts.first, let domain = parts.last, !local.isEmpty, local.count <= 64,
-              !value.contains(where: { $0.isWhitespace || $0.isNewline }),
-              !local.hasPrefix("."), !local.hasSuffix("."), !local.contains("..")
+            !value.contains(where: { $0.isWhitespace || $0.isNewline }),
+            !local.hasPrefix("."), !local.hasSuffix("."), !local.contains("..")
         else { return .failure(FieldProblem(field: .email, reason: .invalidEmail)) }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        let labelsOK = labels.count >= 2 && labels.allSatisfy { label in
-            !label.isEmpty && !label.hasPrefix("-") && !label.hasSuffix("-")
-                && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
-        }
+        let labelsOK =
+            labels.count >= 2
+            && labels.allSatisfy { label in
+                !label.isEmpty && !label.hasPrefix("-") && !label.hasSuffix("-")
+                    && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+            }
         guard labelsOK, let tld = labels.last, tld.count >= 2, tld.allSatisfy(\.isLetter) else {
             return .failure(FieldProblem(field: .email, reason: .invalidEmail))
         }
@@ -143,7 +145,7 @@ public struct ContactDetails: Equatable, Sendable, Codable {
         let c = FormRules.optionalText(empresa, field: .empresa, limit: FormRules.maxCompanyLength)
         for r in [n, e, t, c] { if case .failure(let p) = r { problems.append(p) } }
         guard problems.isEmpty, case .success(let nv) = n, case .success(let ev) = e, case .success(let tv) = t,
-              case .success(let cv) = c
+            case .success(let cv) = c
         else { return .failure(FormErrors(problems: problems)) }
         return .success(ContactDetails(nombre: nv, email: ev, telefono: tv, empresa: cv))
     }

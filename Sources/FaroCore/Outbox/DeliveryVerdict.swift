@@ -29,7 +29,8 @@ public enum DeliveryVerdict: Sendable, Equatable {
             case 408, 429, 500..<600:
                 return .retry(reason: "HTTP \(status)\(detail)")
             case 300..<400:
-                return .rejected(message: "HTTP \(status) redirect\(detail); Faro does not follow redirects, check the backend URL")
+                return .rejected(
+                    message: "HTTP \(status) redirect\(detail); Faro does not follow redirects, check the backend URL")
             default:
                 return .rejected(message: "HTTP \(status)\(detail)")
             }

@@ -15,7 +15,8 @@ public enum Fechahora {
         let minute = millisOfDay / 60_000 % 60
         let second = millisOfDay / 1000 % 60
         let milli = millisOfDay % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(milli, 3))Z"
+        return
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(milli, 3))Z"
     }
 
     /// Howard Hinnant's `civil_from_days`: proleptic Gregorian year, month, day of a day count since 1970-01-01.

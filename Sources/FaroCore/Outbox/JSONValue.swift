@@ -124,7 +124,10 @@ struct JSONParser {
             position += 1
             var members: [(String, JSONValue)] = []
             skipSpace()
-            if current == UInt8(ascii: "}") { position += 1; return .object(members) }
+            if current == UInt8(ascii: "}") {
+                position += 1
+                return .object(members)
+            }
             while true {
                 skipSpace()
                 guard current == UInt8(ascii: "\"") else { throw error("expected a member name") }
@@ -135,21 +138,36 @@ struct JSONParser {
                 skipSpace()
                 members.append((key, try value(depth: depth + 1)))
                 skipSpace()
-                if current == UInt8(ascii: ",") { position += 1; continue }
-                if current == UInt8(ascii: "}") { position += 1; return .object(members) }
+                if current == UInt8(ascii: ",") {
+                    position += 1
+                    continue
+                }
+                if current == UInt8(ascii: "}") {
+                    position += 1
+                    return .object(members)
+                }
                 throw error("expected ',' or '}'")
             }
         case UInt8(ascii: "["):
             position += 1
             var items: [JSONValue] = []
             skipSpace()
-            if current == UInt8(ascii: "]") { position += 1; return .array(items) }
+            if current == UInt8(ascii: "]") {
+                position += 1
+                return .array(items)
+            }
             while true {
                 skipSpace()
                 items.append(try value(depth: depth + 1))
                 skipSpace()
-                if current == UInt8(ascii: ",") { position += 1; continue }
-                if current == UInt8(ascii: "]") { position += 1; return .array(items) }
+                if current == UInt8(ascii: ",") {
+                    position += 1
+                    continue
+                }
+                if current == UInt8(ascii: "]") {
+                    position += 1
+                    return .array(items)
+                }
                 throw error("expected ',' or ']'")
             }
         case UInt8(ascii: "\""): return .string(try string())
@@ -233,7 +251,8 @@ struct JSONParser {
                     var code = try hex4()
                     if (0xD800..<0xDC00).contains(code) {
                         guard current == UInt8(ascii: "\\"), position + 1 < bytes.count,
-                              bytes[position + 1] == UInt8(ascii: "u") else { throw error("lone surrogate") }
+                            bytes[position + 1] == UInt8(ascii: "u")
+                        else { throw error("lone surrogate") }
                         position += 2
                         let low = try hex4()
                         guard (0xDC00..<0xE000).contains(low) else { throw error("bad surrogate pair") }

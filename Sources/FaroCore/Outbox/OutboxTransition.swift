@@ -17,9 +17,10 @@ public struct OutboxTransition: Sendable, Equatable {
     }
 
     /// The row's new state after attempt number `previousAttempts + 1` ended with `verdict` at time `now`.
-    public static func after(_ verdict: DeliveryVerdict, previousAttempts: Int, now: Double,
-                             schedule: BackoffSchedule, random: inout some UnitRandomSource) -> OutboxTransition
-    {
+    public static func after(
+        _ verdict: DeliveryVerdict, previousAttempts: Int, now: Double,
+        schedule: BackoffSchedule, random: inout some UnitRandomSource
+    ) -> OutboxTransition {
         let attempts = previousAttempts + 1
         switch verdict {
         case .delivered:

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a file could not be written, in words a user can act on ("no such folder", "permission denied", "the disk

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A mutex with a condition variable, for the few places where threads wait for each other (the outbox deliverer's
 /// wake-ups, a scanner's shared state). The same calls as Foundation's `NSCondition`, which FoundationEssentials
@@ -48,7 +49,10 @@ public final class ConditionLock: @unchecked Sendable {
         let seconds = max(0, deadline.timeIntervalSince1970)
         var whole = seconds.rounded(.down)
         var nanoseconds = ((seconds - whole) * 1e9).rounded()
-        if nanoseconds >= 1e9 { whole += 1; nanoseconds -= 1e9 }
+        if nanoseconds >= 1e9 {
+            whole += 1
+            nanoseconds -= 1e9
+        }
         var limit = timespec(tv_sec: Int(min(whole, Double(Int.max / 2))), tv_nsec: Int(nanoseconds))
         return pthread_cond_timedwait(condition, mutex, &limit) != ETIMEDOUT
     }

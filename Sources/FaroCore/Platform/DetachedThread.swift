@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A thread of its own for blocking work (a transfer, the outbox, a raw socket): what Foundation's `Thread` was

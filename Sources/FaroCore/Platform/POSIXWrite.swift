@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writing all of a buffer to a file descriptor, retrying short writes and interrupted calls. The corresponding C

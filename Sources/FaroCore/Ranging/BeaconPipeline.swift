@@ -59,8 +59,9 @@ public struct BeaconPipeline<Filter: RSSIFilter> {
             return why
         case .success(let sightings):
             for s in sightings {
-                accept(s.beacon, address: s.address ?? record.address, rssi: s.rssi ?? record.rssi, at: record.time,
-                       events: events)
+                accept(
+                    s.beacon, address: s.address ?? record.address, rssi: s.rssi ?? record.rssi, at: record.time,
+                    events: events)
             }
             return nil
         }

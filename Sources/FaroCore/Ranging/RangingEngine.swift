@@ -29,9 +29,11 @@ public struct RangedBeacon: Sendable, Equatable {
     /// Distance at each of the last ticks, oldest first; NaN where it was unknown.
     public var history: DistanceHistory
 
-    public init(identity: BeaconIdentity, measuredPower: Int8, address: BluetoothAddress, rssi: Int8,
-                smoothedRSSI: Double?, distance: Double?, proximity: Proximity, firstSeen: Double, lastSeen: Double,
-                history: DistanceHistory) {
+    public init(
+        identity: BeaconIdentity, measuredPower: Int8, address: BluetoothAddress, rssi: Int8,
+        smoothedRSSI: Double?, distance: Double?, proximity: Proximity, firstSeen: Double, lastSeen: Double,
+        history: DistanceHistory
+    ) {
         self.identity = identity
         self.measuredPower = measuredPower
         self.address = address
@@ -103,10 +105,11 @@ public struct RangingEngine<Filter: RSSIFilter>: Sendable {
         }
         var filter = strategy.makeFilter()
         if usable { filter.add(rssi: Double(rssi), at: time) }
-        let ranged = RangedBeacon(identity: beacon.identity, measuredPower: beacon.measuredPower, address: address,
-                                  rssi: rssi, smoothedRSSI: nil, distance: nil, proximity: .unknown,
-                                  firstSeen: time, lastSeen: time,
-                                  history: DistanceHistory(capacity: configuration.historyLength))
+        let ranged = RangedBeacon(
+            identity: beacon.identity, measuredPower: beacon.measuredPower, address: address,
+            rssi: rssi, smoothedRSSI: nil, distance: nil, proximity: .unknown,
+            firstSeen: time, lastSeen: time,
+            history: DistanceHistory(capacity: configuration.historyLength))
         index[beacon.identity] = slots.count
         slots.append(Slot(beacon: ranged, filter: filter))
     }

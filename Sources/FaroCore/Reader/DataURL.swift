@@ -2,7 +2,9 @@
 public enum DataURL {
     /// The media type and bytes of a `data:` URL, or nil when `url` is not one or its payload is malformed.
     public static func decode(_ url: String) -> (mediaType: String, bytes: [UInt8])? {
-        guard url.utf8.count > 5, url.prefix(5).lowercased() == "data:", let comma = url.firstIndex(of: ",") else { return nil }
+        guard url.utf8.count > 5, url.prefix(5).lowercased() == "data:", let comma = url.firstIndex(of: ",") else {
+            return nil
+        }
         let header = url[url.index(url.startIndex, offsetBy: 5)..<comma]
         let payload = url[url.index(after: comma)...]
         let parameters = header.split(separator: ";").map { $0.lowercased() }

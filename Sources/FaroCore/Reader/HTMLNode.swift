@@ -5,7 +5,8 @@ public indirect enum HTMLNode: Sendable, Equatable {
     case text(String)
 
     /// Shorthand for tests and adapters.
-    public static func el(_ name: String, _ attributes: [String: String] = [:], _ children: [HTMLNode] = []) -> HTMLNode {
+    public static func el(_ name: String, _ attributes: [String: String] = [:], _ children: [HTMLNode] = []) -> HTMLNode
+    {
         .element(name: name, attributes: attributes, children: children)
     }
 }

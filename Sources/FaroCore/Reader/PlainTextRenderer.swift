@@ -21,7 +21,8 @@ public enum PlainTextRenderer {
     static func render(_ block: Block, indent: String) -> String {
         switch block {
         case .heading(let level, let inlines):
-            return indent + String(repeating: "#", count: min(max(level, 1), 6)) + " " + lines(text(of: inlines, links: true), indent: indent, first: false)
+            return indent + String(repeating: "#", count: min(max(level, 1), 6)) + " "
+                + lines(text(of: inlines, links: true), indent: indent, first: false)
         case .paragraph(let inlines):
             let body = text(of: inlines, links: true)
             return body.isEmpty ? "" : indent + lines(body, indent: indent, first: false)
@@ -38,10 +39,13 @@ public enum PlainTextRenderer {
         case .quote(let inner):
             return blocks(inner, indent: indent + "> ").joined(separator: "\n" + indent + ">\n")
         case .table(let rows):
-            return rows.map { row in indent + row.map { text(of: $0, links: true).replacingNewlines }.joined(separator: " | ") }
-                .joined(separator: "\n")
+            return rows.map { row in
+                indent + row.map { text(of: $0, links: true).replacingNewlines }.joined(separator: " | ")
+            }
+            .joined(separator: "\n")
         case .preformatted(let text):
-            return text.split(separator: "\n", omittingEmptySubsequences: false).map { indent + "    " + $0 }.joined(separator: "\n")
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map { indent + "    " + $0 }.joined(
+                separator: "\n")
         case .rule:
             return indent + "----"
         }
@@ -49,7 +53,8 @@ public enum PlainTextRenderer {
 
     /// Continuation lines of a multi-line block keep the block's indent.
     static func lines(_ text: String, indent: String, first: Bool) -> String {
-        indent.isEmpty ? text : text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + indent)
+        indent.isEmpty
+            ? text : text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + indent)
     }
 
     /// The plain text of inline content; with `links`, a link's target follows its text as ` <url>`.

@@ -28,9 +28,9 @@ public struct ReadableDocument: Sendable, Equatable {
             for block in blocks {
                 switch block {
                 case .heading(_, let inlines), .paragraph(let inlines): visit(inlines)
-                case .list(_, let items): items.forEach { visit($0) }
+                case .list(_, let items): for item in items { visit(item) }
                 case .quote(let inner): visit(inner)
-                case .table(let rows): rows.forEach { $0.forEach { visit($0) } }
+                case .table(let rows): for row in rows { for cell in row { visit(cell) } }
                 case .preformatted, .rule: break
                 }
             }

@@ -48,7 +48,8 @@ public struct ReadableDocumentBuilder {
         init?(_ url: URL) {
             let text = url.absoluteString
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  let schemeEnd = text.firstRange(of: "://") else { return nil }
+                let schemeEnd = text.firstRange(of: "://")
+            else { return nil }
             let afterScheme = text[schemeEnd.upperBound...]
             let hostEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
             origin = String(text[..<hostEnd])
@@ -68,8 +69,8 @@ public struct ReadableDocumentBuilder {
         for byte in reference.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"),
-                 UInt8(ascii: "."):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                UInt8(ascii: "."):
                 previousSlash = false
             case UInt8(ascii: "/"):
                 if previousSlash { sawSlashSlash = true }
@@ -77,15 +78,20 @@ public struct ReadableDocumentBuilder {
             case UInt8(ascii: ":"):
                 // Only an absolute http(s) URL may carry a colon here (its scheme and port).
                 let lower = reference.lowercased()
-                guard (lower.hasPrefix("http://") && schemes.contains("http")) || (lower.hasPrefix("https://") && schemes.contains("https")),
-                      !reference.contains("..") else { return nil }
-                return reference.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) ? reference : nil
+                guard
+                    (lower.hasPrefix("http://") && schemes.contains("http"))
+                        || (lower.hasPrefix("https://") && schemes.contains("https")),
+                    !reference.contains("..")
+                else { return nil }
+                return reference.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") })
+                    ? reference : nil
             default:
                 return nil
             }
         }
         guard let base, !sawSlashSlash, !reference.hasPrefix("."), !reference.contains("/."),
-              schemes.contains("http") || schemes.contains("https") else { return nil }
+            schemes.contains("http") || schemes.contains("https")
+        else { return nil }
         return reference.hasPrefix("/") ? base.origin + reference : base.directory + reference
     }
 
@@ -100,7 +106,10 @@ public struct ReadableDocumentBuilder {
         if title == nil {
             for case .heading(_, let inlines) in blocks {
                 let text = PlainTextRenderer.text(of: inlines).trimmingWhitespaceAndNewlines()
-                if !text.isEmpty { title = text; break }
+                if !text.isEmpty {
+                    title = text
+                    break
+                }
             }
         }
         return ReadableDocument(title: title, blocks: blocks)
@@ -136,7 +145,8 @@ public struct ReadableDocumentBuilder {
     static let blockElements: Set<String> = [
         "html", "body", "p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "figure",
         "figcaption", "address", "center", "details", "summary", "dl", "dt", "dd", "ul", "ol", "li", "menu", "dir",
-        "blockquote", "pre", "listing", "xmp", "plaintext", "table", "caption", "thead", "tbody", "tfoot", "tr", "td", "th",
+        "blockquote", "pre", "listing", "xmp", "plaintext", "table", "caption", "thead", "tbody", "tfoot", "tr", "td",
+        "th",
         "hr", "h1", "h2", "h3", "h4", "h5", "h6", "hgroup", "fieldset", "legend", "picture",
     ]
 
@@ -169,19 +179,25 @@ public struct ReadableDocumentBuilder {
                 guard depth < limits.maxDepth else { continue }
                 if let id = attributes["id"], !id.isEmpty {
                     // A heading carries its own anchor; other blocks get an anchor-only paragraph before them.
-                    if name.count == 2, name.hasPrefix("h"), name != "hr" { inlines.anchors.append(id) } else {
+                    if name.count == 2, name.hasPrefix("h"), name != "hr" {
+                        inlines.anchors.append(id)
+                    } else {
                         add(.paragraph([.anchor(id)]), to: &out)
                     }
                 }
-                block(name: name, attributes: attributes, children: children, depth: depth + 1, inlines: &inlines, into: &out)
+                block(
+                    name: name, attributes: attributes, children: children, depth: depth + 1, inlines: &inlines,
+                    into: &out)
             }
         }
         flush(&inlines, into: &out)
         return out
     }
 
-    private mutating func block(name: String, attributes: [String: String], children: [HTMLNode], depth: Int,
-                                inlines: inout InlineAccumulator, into out: inout [Block]) {
+    private mutating func block(
+        name: String, attributes: [String: String], children: [HTMLNode], depth: Int,
+        inlines: inout InlineAccumulator, into out: inout [Block]
+    ) {
         switch name {
         case "h1", "h2", "h3", "h4", "h5", "h6":
             let level = Int(String(name.dropFirst())) ?? 1
@@ -200,7 +216,9 @@ public struct ReadableDocumentBuilder {
             for child in children {
                 if case .element(let childName, let childAttributes, let itemChildren) = child {
                     if Self.dropped.contains(childName) || Self.isHidden(childAttributes) { continue }
-                    var item = childName == "li" ? blocks(of: itemChildren, depth: depth + 1) : blocks(of: [child], depth: depth + 1)
+                    var item =
+                        childName == "li"
+                        ? blocks(of: itemChildren, depth: depth + 1) : blocks(of: [child], depth: depth + 1)
                     if let id = childAttributes["id"], childName == "li", !id.isEmpty {
                         item.insert(.paragraph([.anchor(id)]), at: 0)
                     }
@@ -238,7 +256,9 @@ public struct ReadableDocumentBuilder {
     private mutating func collectRows(_ nodes: [HTMLNode], into rows: inout [[[Inline]]], depth: Int) {
         guard depth < limits.maxDepth else { return }
         for node in nodes {
-            guard case .element(let name, let attributes, let children) = node, !Self.isHidden(attributes) else { continue }
+            guard case .element(let name, let attributes, let children) = node, !Self.isHidden(attributes) else {
+                continue
+            }
             switch name {
             case "thead", "tbody", "tfoot":
                 collectRows(children, into: &rows, depth: depth + 1)
@@ -246,7 +266,8 @@ public struct ReadableDocumentBuilder {
                 var cells: [[Inline]] = []
                 for cell in children {
                     guard case .element(let cellName, let cellAttributes, let cellChildren) = cell,
-                          cellName == "td" || cellName == "th", !Self.isHidden(cellAttributes) else { continue }
+                        cellName == "td" || cellName == "th", !Self.isHidden(cellAttributes)
+                    else { continue }
                     var acc = InlineAccumulator()
                     for child in cellChildren { appendInline(child, into: &acc, depth: depth + 2) }
                     let content = acc.finish()
@@ -309,7 +330,7 @@ public struct ReadableDocumentBuilder {
                 if let href = attributes["href"].flatMap({ linkTarget($0) }), !inner.isEmpty {
                     acc.append(.link(href: href, inner))
                 } else {
-                    inner.forEach { acc.append($0) }
+                    for item in inner { acc.append(item) }
                 }
             case "em", "i", "cite", "dfn", "var":
                 let inner = nested(children, acc: &acc, depth: depth)
@@ -355,7 +376,8 @@ public struct ReadableDocumentBuilder {
         // Real pages carry spaces and non-ASCII in URLs; browsers percent-encode them, so does Faro.
         let escaped = PercentEncoding.encode(trimmed, keeping: PercentEncoding.isURLReferenceAllowed)
         guard let url = URL(string: trimmed, relativeTo: base) ?? URL(string: escaped, relativeTo: base),
-              let scheme = url.absoluteURL.scheme?.lowercased(), schemes.contains(scheme) else { return nil }
+            let scheme = url.absoluteURL.scheme?.lowercased(), schemes.contains(scheme)
+        else { return nil }
         return url.absoluteURL.absoluteString
     }
 
@@ -368,7 +390,8 @@ public struct ReadableDocumentBuilder {
         for inline in inlines {
             switch inline {
             case .text(let t): total += t.utf8.count
-            case .emphasis(let inner), .strong(let inner), .code(let inner), .link(_, let inner): total += textLength(inner)
+            case .emphasis(let inner), .strong(let inner), .code(let inner), .link(_, let inner):
+                total += textLength(inner)
             case .image(_, let alt): total += alt.utf8.count
             case .lineBreak, .anchor: break
             }
@@ -404,10 +427,10 @@ public struct ReadableDocumentBuilder {
             case .element(let name, let attributes, let children):
                 if dropping.contains(name) || isHidden(attributes) { return }
                 if name == "br" { out += "\n" }
-                children.forEach { visit($0, depth + 1) }
+                for child in children { visit(child, depth + 1) }
             }
         }
-        nodes.forEach { visit($0, 0) }
+        for node in nodes { visit(node, 0) }
         return out
     }
 }
@@ -479,7 +502,12 @@ struct InlineAccumulator {
         case .text(let text):
             var t = text
             while t.hasSuffix(" ") { t.removeLast() }
-            if t.isEmpty { out.removeLast(); return trimmingTrailing(out) } else { out[out.count - 1] = .text(t) }
+            if t.isEmpty {
+                out.removeLast()
+                return trimmingTrailing(out)
+            } else {
+                out[out.count - 1] = .text(t)
+            }
         case .emphasis(let inner): out[out.count - 1] = .emphasis(trimmingTrailing(inner))
         case .strong(let inner): out[out.count - 1] = .strong(trimmingTrailing(inner))
         case .code(let inner): out[out.count - 1] = .code(trimmingTrailing(inner))

@@ -77,7 +77,8 @@ public enum StyledRuns {
         mutating func append(_ run: StyledRun) {
             // Adjacent text runs with the same look merge, so views insert fewer pieces.
             if case .text(let new) = run.content, let last = runs.last, case .text(let old) = last.content,
-               last.styles == run.styles, last.link == run.link, last.indent == run.indent {
+                last.styles == run.styles, last.link == run.link, last.indent == run.indent
+            {
                 runs[runs.count - 1].content = .text(old + new)
             } else {
                 runs.append(run)
@@ -108,13 +109,16 @@ public enum StyledRuns {
                     for row in rows {
                         startBlock()
                         for (c, cell) in row.enumerated() {
-                            if c > 0 { append(StyledRun(.text("  |  "), styles: styles.union([.tableCell]), indent: indent)) }
+                            if c > 0 {
+                                append(StyledRun(.text("  |  "), styles: styles.union([.tableCell]), indent: indent))
+                            }
                             inline(cell, styles: styles.union([.tableCell]), link: nil, indent: indent, prefix: &prefix)
                         }
                     }
                 case .preformatted(let text):
                     startBlock()
-                    append(StyledRun(.text((prefix ?? "") + text), styles: styles.union([.preformatted]), indent: indent))
+                    append(
+                        StyledRun(.text((prefix ?? "") + text), styles: styles.union([.preformatted]), indent: indent))
                     prefix = nil
                 case .rule:
                     startBlock()
@@ -123,7 +127,9 @@ public enum StyledRuns {
             }
         }
 
-        mutating func inline(_ inlines: [Inline], styles: Set<StyledRun.Style>, link: String?, indent: Int, prefix: inout String?) {
+        mutating func inline(
+            _ inlines: [Inline], styles: Set<StyledRun.Style>, link: String?, indent: Int, prefix: inout String?
+        ) {
             if let p = prefix {
                 append(StyledRun(.text(p), styles: styles.subtracting([.emphasis, .strong, .code]), indent: indent))
                 prefix = nil
@@ -131,11 +137,16 @@ public enum StyledRuns {
             for item in inlines {
                 switch item {
                 case .text(let t): append(StyledRun(.text(t), styles: styles, link: link, indent: indent))
-                case .emphasis(let inner): inline(inner, styles: styles.union([.emphasis]), link: link, indent: indent, prefix: &prefix)
-                case .strong(let inner): inline(inner, styles: styles.union([.strong]), link: link, indent: indent, prefix: &prefix)
-                case .code(let inner): inline(inner, styles: styles.union([.code]), link: link, indent: indent, prefix: &prefix)
-                case .link(let href, let inner): inline(inner, styles: styles, link: href, indent: indent, prefix: &prefix)
-                case .image(let source, let alt): append(StyledRun(.image(source: source, alt: alt), styles: styles, link: link, indent: indent))
+                case .emphasis(let inner):
+                    inline(inner, styles: styles.union([.emphasis]), link: link, indent: indent, prefix: &prefix)
+                case .strong(let inner):
+                    inline(inner, styles: styles.union([.strong]), link: link, indent: indent, prefix: &prefix)
+                case .code(let inner):
+                    inline(inner, styles: styles.union([.code]), link: link, indent: indent, prefix: &prefix)
+                case .link(let href, let inner):
+                    inline(inner, styles: styles, link: href, indent: indent, prefix: &prefix)
+                case .image(let source, let alt):
+                    append(StyledRun(.image(source: source, alt: alt), styles: styles, link: link, indent: indent))
                 case .lineBreak: append(StyledRun(.text("\n"), styles: styles, link: nil, indent: indent))
                 case .anchor(let name): append(StyledRun(.anchor(name), indent: indent))
                 }

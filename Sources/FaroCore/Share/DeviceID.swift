@@ -44,7 +44,8 @@ public enum AppSpecificID {
             case .malformed(let text):
                 return "the machine id \"\(text.prefix(40))\" is not 32 hexadecimal digits (see machine-id(5))"
             case .uninitialized:
-                return "the machine id is not initialized yet (all zeros or \"uninitialized\"); run systemd-machine-id-setup"
+                return
+                    "the machine id is not initialized yet (all zeros or \"uninitialized\"); run systemd-machine-id-setup"
             }
         }
     }

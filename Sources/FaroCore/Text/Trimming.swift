@@ -4,7 +4,8 @@ extension StringProtocol {
     /// The text without the leading and trailing characters for which `isTrimmed` is true.
     public func trimmed(where isTrimmed: (Character) -> Bool) -> String {
         guard let first = firstIndex(where: { !isTrimmed($0) }),
-              let last = lastIndex(where: { !isTrimmed($0) }) else { return "" }
+            let last = lastIndex(where: { !isTrimmed($0) })
+        else { return "" }
         return String(self[first...last])
     }
 

@@ -23,7 +23,8 @@ public struct OutboxRow: Sendable, Equatable {
 public struct OutboxRepository {
     let connection: SQLiteConnection
 
-    static let columns = "seq, id, table_name, body, state, attempts, next_attempt_at, last_error, created_at, updated_at"
+    static let columns =
+        "seq, id, table_name, body, state, attempts, next_attempt_at, last_error, created_at, updated_at"
 
     /// Commits `submission` with the client id `id`; when `now` is the clock's time the row is due at once.
     /// Returns the stored row. A second enqueue with the same id fails (ids are unique).
@@ -56,16 +57,18 @@ public struct OutboxRepository {
             "INSERT INTO outbox (id, table_name, body, state, attempts, next_attempt_at, created_at, updated_at) "
                 + "VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
             [.text(id), .text(submission.table.rawValue), .text(body), .real(now), .real(now), .real(now)])
-        return OutboxRow(seq: connection.lastInsertRowID, id: id, table: submission.table, body: body,
-                         state: .pending, attempts: 0, nextAttemptAt: now, lastError: nil, createdAt: now,
-                         updatedAt: now)
+        return OutboxRow(
+            seq: connection.lastInsertRowID, id: id, table: submission.table, body: body,
+            state: .pending, attempts: 0, nextAttemptAt: now, lastError: nil, createdAt: now,
+            updatedAt: now)
     }
 
     /// The oldest pending row of each table (delivery is in order per table: a table waits on its head).
     public func pendingHeads() throws(StoreError) -> [OutboxRow] {
         try rows(
             "SELECT \(Self.columns) FROM outbox o WHERE state = 'pending' AND seq = "
-                + "(SELECT min(seq) FROM outbox WHERE state = 'pending' AND table_name = o.table_name) ORDER BY seq", [])
+                + "(SELECT min(seq) FROM outbox WHERE state = 'pending' AND table_name = o.table_name) ORDER BY seq", []
+        )
     }
 
     /// Writes the result of an attempt on row `seq`; ignored if the row is no longer pending (another deliverer
@@ -75,8 +78,10 @@ public struct OutboxRepository {
         try connection.query(
             "UPDATE outbox SET state = ?, attempts = max(attempts, ?), next_attempt_at = ?, last_error = ?, "
                 + "updated_at = ? WHERE seq = ? AND state = 'pending'",
-            [.text(transition.state.rawValue), .integer(Int64(transition.attempts)), .real(transition.nextAttemptAt),
-             transition.lastError.map { .text($0) } ?? .null, .real(now), .integer(seq)])
+            [
+                .text(transition.state.rawValue), .integer(Int64(transition.attempts)), .real(transition.nextAttemptAt),
+                transition.lastError.map { .text($0) } ?? .null, .real(now), .integer(seq),
+            ])
         return connection.changes > 0
     }
 
@@ -94,8 +99,9 @@ public struct OutboxRepository {
     @discardableResult
     public func retryNow(now: Double, includingFailed: Bool = false) throws(StoreError) -> Int {
         try connection.transaction { () throws(StoreError) in
-            try connection.query("UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE state = 'pending'",
-                                 [.real(now), .real(now)])
+            try connection.query(
+                "UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE state = 'pending'",
+                [.real(now), .real(now)])
             var changed = connection.changes
             if includingFailed {
                 try connection.query(
@@ -123,21 +129,27 @@ public struct OutboxRepository {
     }
 
     /// Rows in `states`, oldest first, at most `limit`.
-    public func list(states: [OutboxRowState] = [.pending, .failed], limit: Int = 10_000) throws(StoreError) -> [OutboxRow] {
+    public func list(states: [OutboxRowState] = [.pending, .failed], limit: Int = 10_000) throws(StoreError)
+        -> [OutboxRow]
+    {
         let marks = states.map { _ in "?" }.joined(separator: ", ")
-        return try rows("SELECT \(Self.columns) FROM outbox WHERE state IN (\(marks)) ORDER BY seq LIMIT ?",
-                        states.map { .text($0.rawValue) } + [.integer(Int64(limit))])
+        return try rows(
+            "SELECT \(Self.columns) FROM outbox WHERE state IN (\(marks)) ORDER BY seq LIMIT ?",
+            states.map { .text($0.rawValue) } + [.integer(Int64(limit))])
     }
 
     /// The pending rows of one table in delivery order, at most `limit`.
     public func list(table: OutboxTable, limit: Int) throws(StoreError) -> [OutboxRow] {
-        try rows("SELECT \(Self.columns) FROM outbox WHERE state = 'pending' AND table_name = ? ORDER BY seq LIMIT ?",
-                 [.text(table.rawValue), .integer(Int64(limit))])
+        try rows(
+            "SELECT \(Self.columns) FROM outbox WHERE state = 'pending' AND table_name = ? ORDER BY seq LIMIT ?",
+            [.text(table.rawValue), .integer(Int64(limit))])
     }
 
     /// Commits `submission` under a new client id (`OutboxRowID`) at `now`: the library entry point of "send".
     @discardableResult
-    public func submit(_ submission: OutboxSubmission, now: Double, marking site: String? = nil) throws(StoreError) -> OutboxRow {
+    public func submit(_ submission: OutboxSubmission, now: Double, marking site: String? = nil) throws(StoreError)
+        -> OutboxRow
+    {
         var random = SystemUnitRandom()
         let id = OutboxRowID.make(using: &random)
         if let site { return try enqueue(submission, id: id, now: now, marking: site) }
@@ -152,10 +164,12 @@ public struct OutboxRepository {
     private func rows(_ sql: String, _ parameters: [SQLiteValue]) throws(StoreError) -> [OutboxRow] {
         try connection.query(sql, parameters).compactMap { r in
             guard let table = r[2].text.flatMap(OutboxTable.init(rawValue:)),
-                  let state = r[4].text.flatMap(OutboxRowState.init(rawValue:)) else { return nil }
-            return OutboxRow(seq: r[0].integer ?? 0, id: r[1].text ?? "", table: table, body: r[3].text ?? "",
-                             state: state, attempts: Int(r[5].integer ?? 0), nextAttemptAt: r[6].real ?? 0,
-                             lastError: r[7].text, createdAt: r[8].real ?? 0, updatedAt: r[9].real ?? 0)
+                let state = r[4].text.flatMap(OutboxRowState.init(rawValue:))
+            else { return nil }
+            return OutboxRow(
+                seq: r[0].integer ?? 0, id: r[1].text ?? "", table: table, body: r[3].text ?? "",
+                state: state, attempts: Int(r[5].integer ?? 0), nextAttemptAt: r[6].real ?? 0,
+                lastError: r[7].text, createdAt: r[8].real ?? 0, updatedAt: r[9].real ?? 0)
         }
     }
 }

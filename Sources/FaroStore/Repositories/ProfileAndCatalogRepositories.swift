@@ -6,10 +6,14 @@ public struct ContactProfileRepository {
     let connection: SQLiteConnection
 
     public func load() throws(StoreError) -> ContactDetails? {
-        guard let r = try connection.query("SELECT nombre, email, telefono, empresa FROM contact_profile WHERE id = 1").first
+        guard
+            let r = try connection.query("SELECT nombre, email, telefono, empresa FROM contact_profile WHERE id = 1")
+                .first
         else { return nil }
-        let fields = ["nombre": r[0].text ?? "", "email": r[1].text ?? "", "telefono": r[2].text ?? "",
-                      "empresa": r[3].text ?? ""]
+        let fields = [
+            "nombre": r[0].text ?? "", "email": r[1].text ?? "", "telefono": r[2].text ?? "",
+            "empresa": r[3].text ?? "",
+        ]
         // Stored values were validated when saved; decoding keeps them exactly as stored.
         guard let data = try? JSONEncoder().encode(fields) else { return nil }
         return try? JSONDecoder().decode(ContactDetails.self, from: data)
@@ -52,14 +56,17 @@ public struct CatalogCacheRepository {
     /// Replaces what is cached for (major, minor) with `entries` (the latest answer from the backend).
     public func store(major: Int, minor: Int, entries: [CatalogEntry], now: Double) throws(StoreError) {
         try connection.transaction { () throws(StoreError) in
-            try connection.query("DELETE FROM catalog_cache WHERE major = ? AND minor = ?",
-                                 [.integer(Int64(major)), .integer(Int64(minor))])
+            try connection.query(
+                "DELETE FROM catalog_cache WHERE major = ? AND minor = ?",
+                [.integer(Int64(major)), .integer(Int64(minor))])
             for e in entries {
                 try connection.query(
                     "INSERT OR REPLACE INTO catalog_cache (major, minor, uuid, row_id, cliente, titulo, url, fetched_at) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [.integer(Int64(e.major)), .integer(Int64(e.minor)), .text(e.uuid?.lowercased() ?? ""),
-                     .text(e.id), .text(e.cliente), .text(e.titulo), .text(e.url), .real(now)])
+                    [
+                        .integer(Int64(e.major)), .integer(Int64(e.minor)), .text(e.uuid?.lowercased() ?? ""),
+                        .text(e.id), .text(e.cliente), .text(e.titulo), .text(e.url), .real(now),
+                    ])
             }
         }
     }
@@ -71,9 +78,10 @@ public struct CatalogCacheRepository {
                 + "AND (uuid = ? OR uuid = '') ORDER BY uuid DESC LIMIT 1",
             [.integer(Int64(major)), .integer(Int64(minor)), .text(uuid?.lowercased() ?? "")])
         return rows.first.map { r in
-            CatalogEntry(id: r[0].text ?? "", uuid: (r[1].text ?? "").isEmpty ? nil : r[1].text,
-                         major: Int(r[2].integer ?? 0), minor: Int(r[3].integer ?? 0), cliente: r[4].text ?? "",
-                         titulo: r[5].text ?? "", url: r[6].text ?? "")
+            CatalogEntry(
+                id: r[0].text ?? "", uuid: (r[1].text ?? "").isEmpty ? nil : r[1].text,
+                major: Int(r[2].integer ?? 0), minor: Int(r[3].integer ?? 0), cliente: r[4].text ?? "",
+                titulo: r[5].text ?? "", url: r[6].text ?? "")
         }
     }
 }
@@ -92,19 +100,25 @@ public struct SavedPagesRepository {
     }
 
     @discardableResult
-    public func save(url: String, title: String, business: String, mht: [UInt8], now: Double) throws(StoreError) -> Int64 {
-        try connection.query("INSERT INTO saved_pages (url, title, business, saved_at, mht) VALUES (?, ?, ?, ?, ?)",
-                             [.text(url), .text(title), .text(business), .real(now), .blob(mht)])
+    public func save(url: String, title: String, business: String, mht: [UInt8], now: Double) throws(StoreError)
+        -> Int64
+    {
+        try connection.query(
+            "INSERT INTO saved_pages (url, title, business, saved_at, mht) VALUES (?, ?, ?, ?, ?)",
+            [.text(url), .text(title), .text(business), .real(now), .blob(mht)])
         return connection.lastInsertRowID
     }
 
     /// Newest first.
     public func list() throws(StoreError) -> [Summary] {
-        try connection.query("SELECT id, url, title, business, saved_at FROM saved_pages ORDER BY saved_at DESC, id DESC")
-            .map { r in
-                Summary(id: r[0].integer ?? 0, url: r[1].text ?? "", title: r[2].text ?? "",
-                        business: r[3].text ?? "", savedAt: r[4].real ?? 0)
-            }
+        try connection.query(
+            "SELECT id, url, title, business, saved_at FROM saved_pages ORDER BY saved_at DESC, id DESC"
+        )
+        .map { r in
+            Summary(
+                id: r[0].integer ?? 0, url: r[1].text ?? "", title: r[2].text ?? "",
+                business: r[3].text ?? "", savedAt: r[4].real ?? 0)
+        }
     }
 
     public func archive(id: Int64) throws(StoreError) -> [UInt8]? {

@@ -17,8 +17,11 @@ public struct SiteStateRepository {
     }
 
     public func state(url: String) throws(StoreError) -> State {
-        guard let r = try connection.query("SELECT contact_sent_at, rating, rated_at FROM site_state WHERE url = ?",
-                                           [.text(url)]).first
+        guard
+            let r = try connection.query(
+                "SELECT contact_sent_at, rating, rated_at FROM site_state WHERE url = ?",
+                [.text(url)]
+            ).first
         else { return State() }
         return State(contactSentAt: r[0].real, rating: r[1].integer.map { Int($0) }, ratedAt: r[2].real)
     }
@@ -51,9 +54,10 @@ public struct SettingsRepository {
 
     public func set(_ key: String, _ value: String?) throws(StoreError) {
         if let value {
-            try connection.query("INSERT INTO settings (key, value) VALUES (?, ?) "
-                                     + "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                                 [.text(key), .text(value)])
+            try connection.query(
+                "INSERT INTO settings (key, value) VALUES (?, ?) "
+                    + "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [.text(key), .text(value)])
         } else {
             try connection.query("DELETE FROM settings WHERE key = ?", [.text(key)])
         }

@@ -1,5 +1,5 @@
-internal import CShim
 internal import CSQLite
+internal import CShim
 import FoundationEssentials
 import Glibc
 
@@ -106,8 +106,9 @@ public final class SQLiteConnection {
     }
 
     func failure(_ code: Int32, _ operation: String) -> StoreError {
-        SQLiteConnection.error(code: code, path: path, operation: operation,
-                               message: String(cString: sqlite3_errmsg(handle)))
+        SQLiteConnection.error(
+            code: code, path: path, operation: operation,
+            message: String(cString: sqlite3_errmsg(handle)))
     }
 
     static func summary(_ sql: String) -> String {

@@ -1,5 +1,5 @@
-internal import CShim
 internal import CSQLite
+internal import CShim
 
 /// A value stored in or read from SQLite: the five storage classes.
 public enum SQLiteValue: Equatable, Sendable {
@@ -61,10 +61,13 @@ public final class SQLiteStatement {
                 rc = s.withCString { faro_sqlite3_bind_text_transient(statement, index, $0, length) }
             case .blob(let bytes):
                 rc = bytes.withUnsafeBytes { raw in
-                    faro_sqlite3_bind_blob_transient(statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count))
+                    faro_sqlite3_bind_blob_transient(
+                        statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count))
                 }
             }
-            if rc != SQLITE_OK { throw connection.failure(rc, "binding parameter \(index) of \(SQLiteConnection.summary(sql))") }
+            if rc != SQLITE_OK {
+                throw connection.failure(rc, "binding parameter \(index) of \(SQLiteConnection.summary(sql))")
+            }
         }
     }
 

@@ -1,7 +1,7 @@
-import FaroCore
-import FoundationEssentials
 internal import CGtk
 internal import CShim
+import FaroCore
+import FoundationEssentials
 
 /// Opt-in measurement hooks for `bench/window/run.sh`, read from the environment when the main window is created.
 /// Without these variables nothing here runs.
@@ -41,8 +41,10 @@ enum BenchmarkHooks {
 
     /// A "draw" handler on the toplevel (it runs for every frame the window paints) that, on the first frame that
     /// counts, queues the quit behind the rest of that frame with a low-priority idle.
-    private static func exitAfterFirstFrame(_ window: MainWindow, application: UnsafeMutablePointer<GtkApplication>,
-                                            needRows: Bool) {
+    private static func exitAfterFirstFrame(
+        _ window: MainWindow, application: UnsafeMutablePointer<GtkApplication>,
+        needRows: Bool
+    ) {
         let watch = FrameWatch(window: window, application: application, needRows: needRows)
         let draw: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
             _, _, data in
@@ -59,11 +61,13 @@ enum BenchmarkHooks {
             }
             return 0
         }
-        faro_g_signal_connect(UnsafeMutableRawPointer(window.window), "draw", unsafeBitCast(draw, to: GCallback.self),
-                              Unmanaged.passRetained(watch).toOpaque(), { data, _ in
-                                  guard let data else { return }
-                                  Unmanaged<FrameWatch>.fromOpaque(data).release()
-                              })
+        faro_g_signal_connect(
+            UnsafeMutableRawPointer(window.window), "draw", unsafeBitCast(draw, to: GCallback.self),
+            Unmanaged.passRetained(watch).toOpaque(),
+            { data, _ in
+                guard let data else { return }
+                Unmanaged<FrameWatch>.fromOpaque(data).release()
+            })
     }
 }
 
@@ -84,8 +88,10 @@ private final class StallProbe {
     /// process had the core), not the main loop.
     var busy: [Double] = []
 
-    private init(window: MainWindow, application: UnsafeMutablePointer<GtkApplication>, warmUp: Double,
-                 seconds: Double) {
+    private init(
+        window: MainWindow, application: UnsafeMutablePointer<GtkApplication>, warmUp: Double,
+        seconds: Double
+    ) {
         self.window = window
         self.application = application
         let now = g_get_monotonic_time()
@@ -103,8 +109,10 @@ private final class StallProbe {
         return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
     }
 
-    static func start(window: MainWindow, application: UnsafeMutablePointer<GtkApplication>, warmUp: Double,
-                      seconds: Double) {
+    static func start(
+        window: MainWindow, application: UnsafeMutablePointer<GtkApplication>, warmUp: Double,
+        seconds: Double
+    ) {
         let probe = StallProbe(window: window, application: application, warmUp: warmUp, seconds: seconds)
         let tick: @convention(c) (UnsafeMutableRawPointer?) -> gboolean = { data in
             guard let data else { return 0 }
@@ -146,11 +154,12 @@ private final class StallProbe {
         let sorted = stalls.sorted()
         let sortedBusy = busy.sorted()
         let over = sorted.reduce(0) { $0 + ($1 > 16 ? 1 : 0) }
-        let line = String(cFormat: "stall_p50_ms=%.2f stall_p99_ms=%.2f stall_max_ms=%.2f stall_samples=%ld "
-                          + "stall_over_16ms=%ld stall_busy_p99_ms=%.2f stall_busy_max_ms=%.2f "
-                          + "stall_warmup_max_ms=%.2f stall_rows=%ld\n",
-                          percentile(sorted, 50), percentile(sorted, 99), sorted.last ?? 0, sorted.count, over,
-                          percentile(sortedBusy, 99), sortedBusy.last ?? 0, warmUpMax, window.beacons.shownRows)
+        let line = String(
+            cFormat: "stall_p50_ms=%.2f stall_p99_ms=%.2f stall_max_ms=%.2f stall_samples=%ld "
+                + "stall_over_16ms=%ld stall_busy_p99_ms=%.2f stall_busy_max_ms=%.2f "
+                + "stall_warmup_max_ms=%.2f stall_rows=%ld\n",
+            percentile(sorted, 50), percentile(sorted, 99), sorted.last ?? 0, sorted.count, over,
+            percentile(sortedBusy, 99), sortedBusy.last ?? 0, warmUpMax, window.beacons.shownRows)
         StandardStreams.writeOutput(line)
     }
 }

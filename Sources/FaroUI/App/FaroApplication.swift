@@ -1,9 +1,9 @@
+internal import CGtk
+internal import CNotify
 import FaroApp
 import FaroBluetooth
 import FaroCore
 import FoundationEssentials
-internal import CGtk
-internal import CNotify
 
 /// What the GUI is built from: the scanner, the catalog, the stores. The `faro` executable assembles it (demo
 /// or real), tests assemble their own.
@@ -28,11 +28,13 @@ public struct GUIEnvironment {
     /// Whether to show the tray icon (off in tests that have no tray host).
     public var tray: Bool
 
-    public init(makeSource: @escaping @MainActor () -> any AdvertisementSource, catalog: (any CatalogProvider)?,
-                contacts: any ContactDetailsStore, registrations: any RegistrationOutbox, settings: any SettingsStore,
-                deviceID: String, now: @escaping @Sendable () -> Double,
-                wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-                timeZone: TimeZone = .current, tray: Bool = true) {
+    public init(
+        makeSource: @escaping @MainActor () -> any AdvertisementSource, catalog: (any CatalogProvider)?,
+        contacts: any ContactDetailsStore, registrations: any RegistrationOutbox, settings: any SettingsStore,
+        deviceID: String, now: @escaping @Sendable () -> Double,
+        wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        timeZone: TimeZone = .current, tray: Bool = true
+    ) {
         self.makeSource = makeSource
         self.catalog = catalog
         self.contacts = contacts
@@ -122,7 +124,7 @@ public final class FaroApplication {
         }
         var words = ["faro"] + (service ? ["--gapplication-service"] : [])
         var argv = words.map { strdup($0) }
-        defer { argv.forEach { free($0) } }
+        defer { for p in argv { free(p) } }
         words.removeAll()
         let status = g_application_run(cast(app), Int32(argv.count), &argv)
         source?.stop {}
@@ -170,22 +172,26 @@ public final class FaroApplication {
         }
         self.notifier = notifier
         if environment.tray {
-            trayIcon = TrayIcon(appID: FaroApplication.appID, actions: TrayIcon.Actions(
-                open: { [weak self] in self?.showBeacons() },
-                setMonitoring: { [weak self] on in self?.apply(on ? .on : .off) },
-                pauseHour: { [weak self] in
-                    guard let self else { return }
-                    self.apply(.pausedForAnHour(from: self.environment.wallClock()))
-                },
-                pauseTomorrow: { [weak self] in
-                    guard let self else { return }
-                    self.apply(.pausedUntilTomorrow(from: self.environment.wallClock(),
-                                                    timeZone: self.environment.timeZone))
-                },
-                quit: { [weak self] in
-                    guard let self else { return }
-                    g_application_quit(cast(self.app))
-                }))
+            trayIcon = TrayIcon(
+                appID: FaroApplication.appID,
+                actions: TrayIcon.Actions(
+                    open: { [weak self] in self?.showBeacons() },
+                    setMonitoring: { [weak self] on in self?.apply(on ? .on : .off) },
+                    pauseHour: { [weak self] in
+                        guard let self else { return }
+                        self.apply(.pausedForAnHour(from: self.environment.wallClock()))
+                    },
+                    pauseTomorrow: { [weak self] in
+                        guard let self else { return }
+                        self.apply(
+                            .pausedUntilTomorrow(
+                                from: self.environment.wallClock(),
+                                timeZone: self.environment.timeZone))
+                    },
+                    quit: { [weak self] in
+                        guard let self else { return }
+                        g_application_quit(cast(self.app))
+                    }))
         }
         let stored = MonitoringPreference(storedValue: environment.settings.string(SettingsKey.monitoring))
         apply(stored.normalized(at: environment.wallClock()))
@@ -236,11 +242,13 @@ public final class FaroApplication {
 
     private func addMonitoringAction() {
         let action = g_simple_action_new_stateful("monitoring", nil, g_variant_new_boolean(1))
-        Signal.connect(cast(action, to: GObject.self), "change-state", pointer: { [weak self] value in
-            guard let self, let value else { return }
-            let on = g_variant_get_boolean(OpaquePointer(value)) != 0
-            self.apply(on ? .on : .off)
-        })
+        Signal.connect(
+            cast(action, to: GObject.self), "change-state",
+            pointer: { [weak self] value in
+                guard let self, let value else { return }
+                let on = g_variant_get_boolean(OpaquePointer(value)) != 0
+                self.apply(on ? .on : .off)
+            })
         g_action_map_add_action(OpaquePointer(app), action)
         monitoringAction = action
     }
@@ -258,16 +266,18 @@ public final class FaroApplication {
     /// "Start at login": a check item whose state is whether the XDG autostart entry exists.
     private func addAutostartAction() {
         let action = g_simple_action_new_stateful("autostart", nil, g_variant_new_boolean(Autostart.isEnabled ? 1 : 0))
-        Signal.connect(cast(action, to: GObject.self), "change-state", pointer: { [weak self] value in
-            guard let self, let value, let action = self.autostartAction else { return }
-            let wanted = g_variant_get_boolean(OpaquePointer(value)) != 0
-            do {
-                try Autostart.set(wanted)
-            } catch {
-                self.window?.setStatus(I18n.tr("Could not change starting at login: ") + "\(error)")
-            }
-            g_simple_action_set_state(action, g_variant_new_boolean(Autostart.isEnabled ? 1 : 0))
-        })
+        Signal.connect(
+            cast(action, to: GObject.self), "change-state",
+            pointer: { [weak self] value in
+                guard let self, let value, let action = self.autostartAction else { return }
+                let wanted = g_variant_get_boolean(OpaquePointer(value)) != 0
+                do {
+                    try Autostart.set(wanted)
+                } catch {
+                    self.window?.setStatus(I18n.tr("Could not change starting at login: ") + "\(error)")
+                }
+                g_simple_action_set_state(action, g_variant_new_boolean(Autostart.isEnabled ? 1 : 0))
+            })
         g_action_map_add_action(OpaquePointer(app), action)
         autostartAction = action
     }
@@ -284,17 +294,21 @@ public final class FaroApplication {
                 savedPage = saved
             }
             w.onRetry = { [weak self] in self?.environment.outbox?.retryNow() }
-            Signal.connect(w.window, "delete-event", returning: { [weak self] in
-                self?.windowClosing()
-                return false
-            })
-            Signal.connect(w.window, "destroy", { [weak self] () -> Void in
-                self?.sitePage?.leave()
-                self?.sitePage = nil
-                self?.savedPage = nil
-                self?.window = nil
-                self?.scheduleTicks()
-            })
+            Signal.connect(
+                w.window, "delete-event",
+                returning: { [weak self] in
+                    self?.windowClosing()
+                    return false
+                })
+            Signal.connect(
+                w.window, "destroy",
+                { [weak self] () -> Void in
+                    self?.sitePage?.leave()
+                    self?.sitePage = nil
+                    self?.savedPage = nil
+                    self?.window = nil
+                    self?.scheduleTicks()
+                })
             window = w
             BenchmarkHooks.attach(w, application: app)
             render()
@@ -352,9 +366,10 @@ public final class FaroApplication {
     private func windowClosing() {
         guard monitoring != .off, environment.settings.string(SettingsKey.toldAboutBackground) == nil else { return }
         environment.settings.setString(SettingsKey.toldAboutBackground, "yes")
-        let n = notify_notification_new(I18n.tr("Faro keeps looking for places"),
-                                        I18n.tr("Background monitoring goes on with the window closed. Turn it off from the menu or the tray."),
-                                        FaroApplication.appID)
+        let n = notify_notification_new(
+            I18n.tr("Faro keeps looking for places"),
+            I18n.tr("Background monitoring goes on with the window closed. Turn it off from the menu or the tray."),
+            FaroApplication.appID)
         if let n {
             notify_notification_show(n, nil)
             g_object_unref(UnsafeMutableRawPointer(n))
@@ -427,8 +442,10 @@ public final class FaroApplication {
             guard let self, let place else { return }
             self.catalog[identity] = place
             // Each catalogued place is a region: its entry raises the zone notification.
-            self.regions.add(Region(identifier: FaroApplication.regionID(identity), uuid: identity.uuid,
-                                    major: identity.major, minor: identity.minor))
+            self.regions.add(
+                Region(
+                    identifier: FaroApplication.regionID(identity), uuid: identity.uuid,
+                    major: identity.major, minor: identity.minor))
             self.render()
         }
     }
@@ -486,8 +503,10 @@ public final class FaroApplication {
 
     private func renderStatus() {
         guard let window, let counts = environment.outbox?.counts else { return }
-        window.setOutboxStatus(outboxStatusText(pending: counts.pending, failed: counts.failed,
-                                                localize: I18n.localizer))
+        window.setOutboxStatus(
+            outboxStatusText(
+                pending: counts.pending, failed: counts.failed,
+                localize: I18n.localizer))
     }
 
     /// A result from the worker: the counts, and the list for the window.
@@ -502,18 +521,28 @@ public final class FaroApplication {
     private func showContactForm() {
         let current = (try? environment.contacts.loadContactDetails()) ?? nil
         let fields: [FormDialog.Field] = [
-            .init(field: .nombre, label: I18n.tr("_Name"), purpose: GTK_INPUT_PURPOSE_NAME, initial: current?.nombre ?? ""),
-            .init(field: .email, label: I18n.tr("_E-mail"), purpose: GTK_INPUT_PURPOSE_EMAIL, initial: current?.email ?? ""),
-            .init(field: .telefono, label: I18n.tr("_Phone"), purpose: GTK_INPUT_PURPOSE_PHONE, initial: current?.telefono ?? ""),
-            .init(field: .empresa, label: I18n.tr("C_ompany"), purpose: GTK_INPUT_PURPOSE_FREE_FORM, initial: current?.empresa ?? ""),
+            .init(
+                field: .nombre, label: I18n.tr("_Name"), purpose: GTK_INPUT_PURPOSE_NAME, initial: current?.nombre ?? ""
+            ),
+            .init(
+                field: .email, label: I18n.tr("_E-mail"), purpose: GTK_INPUT_PURPOSE_EMAIL,
+                initial: current?.email ?? ""),
+            .init(
+                field: .telefono, label: I18n.tr("_Phone"), purpose: GTK_INPUT_PURPOSE_PHONE,
+                initial: current?.telefono ?? ""),
+            .init(
+                field: .empresa, label: I18n.tr("C_ompany"), purpose: GTK_INPUT_PURPOSE_FREE_FORM,
+                initial: current?.empresa ?? ""),
         ]
         let store = environment.contacts
         let dialog = FormDialog(
             parent: window?.window, title: I18n.tr("My contact details"), accept: I18n.tr("_Save"), fields: fields,
             note: I18n.tr(contactDisclaimerMsgid)
         ) { values in
-            switch ContactDetails.validate(nombre: values[.nombre] ?? "", email: values[.email] ?? "",
-                                           telefono: values[.telefono] ?? "", empresa: values[.empresa] ?? "") {
+            switch ContactDetails.validate(
+                nombre: values[.nombre] ?? "", email: values[.email] ?? "",
+                telefono: values[.telefono] ?? "", empresa: values[.empresa] ?? "")
+            {
             case .failure(let errors):
                 return FormMessages(errors, localize: I18n.localizer)
             case .success(let details):
@@ -539,14 +568,17 @@ public final class FaroApplication {
             parent: window?.window, title: I18n.tr("Register my business"), accept: I18n.tr("_Send"), fields: fields,
             note: I18n.tr("We will contact you to add your business to Faro.")
         ) { [weak self] values in
-            switch BusinessRegistration.validate(nombre: values[.nombre] ?? "", email: values[.email] ?? "",
-                                                 telefono: values[.telefono] ?? "") {
+            switch BusinessRegistration.validate(
+                nombre: values[.nombre] ?? "", email: values[.email] ?? "",
+                telefono: values[.telefono] ?? "")
+            {
             case .failure(let errors):
                 return FormMessages(errors, localize: I18n.localizer)
             case .success(let registration):
                 do {
                     _ = try outbox.submit(registration)
-                    self?.window?.setStatus(I18n.tr("Registration saved; it is sent as soon as the server is reachable."))
+                    self?.window?.setStatus(
+                        I18n.tr("Registration saved; it is sent as soon as the server is reachable."))
                     return nil
                 } catch {
                     return FormMessages(byField: [.nombre: I18n.tr("Could not save: ") + "\(error)"])
@@ -562,8 +594,10 @@ public final class FaroApplication {
         gtk_window_set_modal(cast(about), 1)
         gtk_about_dialog_set_program_name(cast(about), "Faro")
         gtk_about_dialog_set_logo_icon_name(cast(about), FaroApplication.appID)
-        gtk_about_dialog_set_comments(cast(about), I18n.tr("Finds the beacons near you and opens the sites of their places.")
-            + "\n\n" + I18n.tr("Device id sent with each page: ") + environment.deviceID)
+        gtk_about_dialog_set_comments(
+            cast(about),
+            I18n.tr("Finds the beacons near you and opens the sites of their places.")
+                + "\n\n" + I18n.tr("Device id sent with each page: ") + environment.deviceID)
         gtk_about_dialog_set_license_type(cast(about), GTK_LICENSE_GPL_3_0)
         Signal.connect(about, "response", int: { _ in gtk_widget_destroy(about) })
         gtk_widget_show_all(about)

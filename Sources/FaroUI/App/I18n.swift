@@ -1,7 +1,7 @@
+internal import CGtk
 import FaroApp
 import FaroInstall
 import FoundationEssentials
-internal import CGtk
 
 /// gettext for the GTK layer: the `faro` text domain, bound to the installed or the built translations.
 enum I18n {

@@ -26,7 +26,8 @@ enum IndicatorAssets {
         let base = "resource:///org/gtk/libgtk/theme/\(folder)/assets/"
         func source(_ mark: String) -> String {
             let single = "-gtk-recolor(url(\"\(base)\(mark)-symbolic.symbolic.png\"))"
-            let double = hasDoubleSize
+            let double =
+                hasDoubleSize
                 ? "-gtk-recolor(url(\"\(base)\(mark)@2-symbolic.symbolic.png\"))"
                 : "-gtk-recolor(url(\"\(base)\(mark)-symbolic.svg\"))"
             return "-gtk-icon-source: -gtk-scaled(\(single), \(double));"
@@ -55,8 +56,9 @@ enum IndicatorAssets {
     private static func themeName(_ settings: UnsafeMutablePointer<GtkSettings>) -> String {
         var value = GValue()
         g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING
-        g_object_get_property(UnsafeMutableRawPointer(settings).assumingMemoryBound(to: GObject.self),
-                              "gtk-theme-name", &value)
+        g_object_get_property(
+            UnsafeMutableRawPointer(settings).assumingMemoryBound(to: GObject.self),
+            "gtk-theme-name", &value)
         defer { g_value_unset(&value) }
         return g_value_get_string(&value).map { String(cString: $0) } ?? ""
     }

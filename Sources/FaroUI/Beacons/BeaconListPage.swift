@@ -1,7 +1,7 @@
-import FaroApp
-import FaroCore
 internal import CGtk
 internal import CShim
+import FaroApp
+import FaroCore
 
 /// The "Beacons" page: the places in range, nearest first, updated in place once a second, with an empty state
 /// that says why nothing is listed.
@@ -71,17 +71,22 @@ final class BeaconListPage {
         Signal.connect(adjustment, "value-changed") { [weak self] in self?.queueRefresh() }
         Signal.connect(adjustment, "changed") { [weak self] in self?.queueRefresh() }
 
-        let sort: @convention(c) (UnsafeMutablePointer<GtkListBoxRow>?, UnsafeMutablePointer<GtkListBoxRow>?,
-                                  UnsafeMutableRawPointer?) -> Int32 = { a, b, data in
-            guard let data, let a, let b else { return 0 }
-            let page = Unmanaged<BeaconListPage>.fromOpaque(data).takeUnretainedValue()
-            return MainActor.assumeIsolated { page.compare(UnsafeMutableRawPointer(a), UnsafeMutableRawPointer(b)) }
-        }
+        let sort:
+            @convention(c) (
+                UnsafeMutablePointer<GtkListBoxRow>?, UnsafeMutablePointer<GtkListBoxRow>?,
+                UnsafeMutableRawPointer?
+            ) -> Int32 = { a, b, data in
+                guard let data, let a, let b else { return 0 }
+                let page = Unmanaged<BeaconListPage>.fromOpaque(data).takeUnretainedValue()
+                return MainActor.assumeIsolated { page.compare(UnsafeMutableRawPointer(a), UnsafeMutableRawPointer(b)) }
+            }
         gtk_list_box_set_sort_func(cast(list), sort, Unmanaged.passUnretained(self).toOpaque(), nil)
-        Signal.connect(list, "row-activated", pointer: { [weak self] row in
-            guard let self, let row, let id = self.rowIdentity[row] else { return }
-            self.onActivate?(id)
-        })
+        Signal.connect(
+            list, "row-activated",
+            pointer: { [weak self] row in
+                guard let self, let row, let id = self.rowIdentity[row] else { return }
+                self.onActivate?(id)
+            })
     }
 
     private func compare(_ a: UnsafeMutableRawPointer, _ b: UnsafeMutableRawPointer) -> Int32 {
@@ -216,16 +221,17 @@ final class BeaconListPage {
             for (i, key) in moved { position[key] = 2 * i }
         }
         let order = RowRefreshQueue<Int>.order(visible: view.visible, window: window)
-        stale = RowRefreshQueue(visible: order.visible.map { displayed[$0] },
-                                around: order.around.map { displayed[$0] })
+        stale = RowRefreshQueue(
+            visible: order.visible.map { displayed[$0] },
+            around: order.around.map { displayed[$0] })
         refreshSome()
     }
 
     /// Brings queued rows up to date: all the rows on screen the first time after `arrange`, then the rows around
     /// them for up to `sliceBudget` per idle callback (one callback each: frames are drawn between them).
     private func refreshSome() {
-        let more = stale.runSlice(budget: BeaconListPage.sliceBudget, now: { Double(g_get_monotonic_time()) / 1e6 }) {
-            id in
+        let clock = { Double(g_get_monotonic_time()) / 1e6 }
+        let more = stale.runSlice(budget: BeaconListPage.sliceBudget, now: clock) { id in
             guard let row = rows[id], let (model, revision) = current?.row(id), row.revision != revision else {
                 return false
             }

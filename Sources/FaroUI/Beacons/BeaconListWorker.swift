@@ -1,6 +1,6 @@
+internal import CShim
 import FaroApp
 import FaroCore
-internal import CShim
 
 /// Runs the beacon list's share of the 1 Hz tick (`BeaconListTicker`: ranging and the rows) on a thread of its
 /// own. With a thousand beacons that is several milliseconds a second that the GTK main loop no longer spends in

@@ -1,6 +1,6 @@
+internal import CGtk
 import FaroApp
 import FaroCore
-internal import CGtk
 
 /// One row of the beacon list: title, business, distance, proximity and the sparkline. Updated in place every
 /// tick, so selection and focus survive.

@@ -18,13 +18,14 @@ final class Sparkline {
         gtk_widget_set_size_request(area, 72, 24)
         gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
         let box = Unmanaged.passUnretained(self).toOpaque()
-        let draw: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
-            widget, cr, data in
-            guard let widget, let cr, let data else { return 0 }
-            let me = Unmanaged<Sparkline>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { me.draw(widget, cr) }
-            return 1
-        }
+        let draw:
+            @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
+                widget, cr, data in
+                guard let widget, let cr, let data else { return 0 }
+                let me = Unmanaged<Sparkline>.fromOpaque(data).takeUnretainedValue()
+                MainActor.assumeIsolated { me.draw(widget, cr) }
+                return 1
+            }
         // The drawing area lives exactly as long as this object's row, which owns both.
         faro_g_signal_connect(UnsafeMutableRawPointer(area), "draw", unsafeBitCast(draw, to: GCallback.self), box, nil)
     }

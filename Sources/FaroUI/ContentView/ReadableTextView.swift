@@ -26,7 +26,8 @@ public final class ReadableTextView {
 
     public init() {
         guard let view = gtk_text_view_new(), let textView = cast(view, to: GtkTextView.self),
-              let buffer = gtk_text_view_get_buffer(textView) else {
+            let buffer = gtk_text_view_get_buffer(textView)
+        else {
             preconditionFailure("GTK could not create a GtkTextView (is GTK initialised?)")
         }
         widget = view
@@ -132,7 +133,9 @@ public final class ReadableTextView {
         guard !bytes.isEmpty, let loader = gdk_pixbuf_loader_new() else { return false }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
         var error: UnsafeMutablePointer<GError>?
-        let written = bytes.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress, gsize($0.count), &error) }
+        let written = bytes.withUnsafeBufferPointer {
+            gdk_pixbuf_loader_write(loader, $0.baseAddress, gsize($0.count), &error)
+        }
         if let failure = error { g_error_free(failure) }
         error = nil
         let closed = gdk_pixbuf_loader_close(loader, &error)
@@ -143,7 +146,8 @@ public final class ReadableTextView {
         var pixbuf = decoded
         var scaled: OpaquePointer?
         if width > maxImageWidth, width > 0 {
-            scaled = gdk_pixbuf_scale_simple(decoded, maxImageWidth, max(1, height * maxImageWidth / width), GDK_INTERP_BILINEAR)
+            scaled = gdk_pixbuf_scale_simple(
+                decoded, maxImageWidth, max(1, height * maxImageWidth / width), GDK_INTERP_BILINEAR)
             if let scaled { pixbuf = scaled }
         }
         defer { if let scaled { g_object_unref(UnsafeMutableRawPointer(scaled)) } }
@@ -210,7 +214,8 @@ public final class ReadableTextView {
     private func linkTag(_ href: String) -> UnsafeMutablePointer<GtkTextTag> {
         let tag = newTag { object in
             Property.set(object, "foreground", string: "#1a5fb4")
-            Property.set(object, "underline", enum: Int32(PANGO_UNDERLINE_SINGLE.rawValue), type: pango_underline_get_type())
+            Property.set(
+                object, "underline", enum: Int32(PANGO_UNDERLINE_SINGLE.rawValue), type: pango_underline_get_type())
         }
         linkTags[tag] = href
         return tag
@@ -223,7 +228,9 @@ public final class ReadableTextView {
         defer { g_slist_free(tags) }
         var node = tags
         while let current = node {
-            if let data = current.pointee.data, let href = linkTags[data.assumingMemoryBound(to: GtkTextTag.self)] { return href }
+            if let data = current.pointee.data, let href = linkTags[data.assumingMemoryBound(to: GtkTextTag.self)] {
+                return href
+            }
             node = current.pointee.next
         }
         return nil
@@ -241,9 +248,12 @@ public final class ReadableTextView {
         guard button.button == 1 else { return }
         var bx: Int32 = 0
         var by: Int32 = 0
-        gtk_text_view_window_to_buffer_coords(textView, GTK_TEXT_WINDOW_WIDGET, Int32(button.x), Int32(button.y), &bx, &by)
+        gtk_text_view_window_to_buffer_coords(
+            textView, GTK_TEXT_WINDOW_WIDGET, Int32(button.x), Int32(button.y), &bx, &by)
         var iter = GtkTextIter()
-        guard gtk_text_view_get_iter_at_location(textView, &iter, bx, by) != 0, let href = link(at: &iter) else { return }
+        guard gtk_text_view_get_iter_at_location(textView, &iter, bx, by) != 0, let href = link(at: &iter) else {
+            return
+        }
         activate(href)
     }
 
@@ -278,8 +288,10 @@ enum Property {
     }
 
     /// One GValue of `type`, filled by `fill`, set as property `name` and released.
-    private static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, type: GType,
-                            fill: (inout GValue) -> Void) {
+    private static func set(
+        _ object: UnsafeMutablePointer<GObject>, _ name: String, type: GType,
+        fill: (inout GValue) -> Void
+    ) {
         var value = GValue()
         g_value_init(&value, type)
         fill(&value)

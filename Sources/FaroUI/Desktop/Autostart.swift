@@ -1,6 +1,6 @@
+internal import CGtk
 import FaroCore
 import FoundationEssentials
-internal import CGtk
 
 /// "Start at login": the XDG autostart entry `$XDG_CONFIG_HOME/autostart/io.github.faro.Faro.desktop`, which
 /// starts this very binary with `--background` (monitoring without a window) when the user logs in.
@@ -39,8 +39,10 @@ enum Autostart {
 
     /// An `Exec` argument quoted as the Desktop Entry spec asks when it holds reserved characters.
     static func quote(_ argument: String) -> String {
-        let reserved: Set<Character> = [" ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?",
-                                        "#", "(", ")", "`", "=", "%"]
+        let reserved: Set<Character> = [
+            " ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?",
+            "#", "(", ")", "`", "=", "%",
+        ]
         guard argument.contains(where: reserved.contains) else { return argument }
         var out = ""
         for c in argument {

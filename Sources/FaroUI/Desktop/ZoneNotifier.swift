@@ -1,7 +1,7 @@
-import FaroApp
 internal import CGtk
 internal import CNotify
 internal import CShim
+import FaroApp
 
 /// Zone-entry notifications through libnotify: one notification at a time, updated in place when more places are
 /// entered, with "open the list" as the default action and "Ver sitio" for the place. Servers without actions
@@ -72,13 +72,16 @@ final class ZoneNotifier {
 
     private func addActions(_ n: UnsafeMutablePointer<NotifyNotification>) {
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let callback: @convention(c) (UnsafeMutablePointer<NotifyNotification>?, UnsafeMutablePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = {
-            _, action, data in
-            guard let data, let action else { return }
-            let notifier = Unmanaged<ZoneNotifier>.fromOpaque(data).takeUnretainedValue()
-            let name = String(cString: action)
-            MainActor.assumeIsolated { notifier.invoked(name) }
-        }
+        let callback:
+            @convention(c) (
+                UnsafeMutablePointer<NotifyNotification>?, UnsafeMutablePointer<CChar>?, UnsafeMutableRawPointer?
+            ) -> Void = {
+                _, action, data in
+                guard let data, let action else { return }
+                let notifier = Unmanaged<ZoneNotifier>.fromOpaque(data).takeUnretainedValue()
+                let name = String(cString: action)
+                MainActor.assumeIsolated { notifier.invoked(name) }
+            }
         notify_notification_add_action(n, "default", I18n.tr("Open"), callback, me, nil)
         notify_notification_add_action(n, "view-site", I18n.tr("View site"), callback, me, nil)
     }

@@ -1,6 +1,6 @@
+internal import CGtk
 import FaroApp
 import FaroCore
-internal import CGtk
 
 /// A modal form: labelled entries with an inline message under each, an optional note, Cancel and a default
 /// button. Fully keyboard-driven (mnemonics, Tab order, Enter submits); every control has an accessible name.
@@ -21,8 +21,10 @@ final class FormDialog {
     private let submit: ([FormField: String]) -> FormMessages?
     private var keepAlive: FormDialog?
 
-    init(parent: UnsafeMutablePointer<GtkWidget>?, title: String, accept: String, fields: [Field], note: String?,
-         submit: @escaping ([FormField: String]) -> FormMessages?) {
+    init(
+        parent: UnsafeMutablePointer<GtkWidget>?, title: String, accept: String, fields: [Field], note: String?,
+        submit: @escaping ([FormField: String]) -> FormMessages?
+    ) {
         self.submit = submit
         dialog = gtk_dialog_new()
         gtk_window_set_title(cast(dialog), title)

@@ -18,66 +18,81 @@ private let releaseBox: GClosureNotify = { data, _ in
 enum Signal {
     /// Signals of shape `void handler(GObject *self, gpointer user_data)` ("clicked", "activate", "destroy" …).
     @discardableResult
-    static func connect<T>(_ instance: UnsafeMutablePointer<T>?, _ name: String,
-                           _ handler: @escaping @MainActor () -> Void) -> UInt {
+    static func connect<T>(
+        _ instance: UnsafeMutablePointer<T>?, _ name: String,
+        _ handler: @escaping @MainActor () -> Void
+    ) -> UInt {
         let box = ClosureBox<Void> { _ in MainActor.assumeIsolated { handler() } }
         let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
             guard let data else { return }
             Unmanaged<ClosureBox<Void>>.fromOpaque(data).takeUnretainedValue().body(())
         }
-        return faro_g_signal_connect(UnsafeMutableRawPointer(instance), name,
-                                     unsafeBitCast(trampoline, to: GCallback.self),
-                                     Unmanaged.passRetained(box as AnyObject).toOpaque(), releaseBox)
+        return faro_g_signal_connect(
+            UnsafeMutableRawPointer(instance), name,
+            unsafeBitCast(trampoline, to: GCallback.self),
+            Unmanaged.passRetained(box as AnyObject).toOpaque(), releaseBox)
     }
 
     /// Signals with one pointer argument (`row-activated` → the row, `changed`, `response` …).
     @discardableResult
-    static func connect<T>(_ instance: UnsafeMutablePointer<T>?, _ name: String,
-                           pointer handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> UInt {
+    static func connect<T>(
+        _ instance: UnsafeMutablePointer<T>?, _ name: String,
+        pointer handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void
+    ) -> UInt {
         let box = ClosureBox<UnsafeMutableRawPointer?> { p in MainActor.assumeIsolated { handler(p) } }
-        let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
-            -> Void = { _, argument, data in
-                guard let data else { return }
-                Unmanaged<ClosureBox<UnsafeMutableRawPointer?>>.fromOpaque(data).takeUnretainedValue().body(argument)
-            }
-        return faro_g_signal_connect(UnsafeMutableRawPointer(instance), name,
-                                     unsafeBitCast(trampoline, to: GCallback.self),
-                                     Unmanaged.passRetained(box as AnyObject).toOpaque(), releaseBox)
+        let trampoline:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
+                -> Void = { _, argument, data in
+                    guard let data else { return }
+                    Unmanaged<ClosureBox<UnsafeMutableRawPointer?>>.fromOpaque(data).takeUnretainedValue().body(
+                        argument)
+                }
+        return faro_g_signal_connect(
+            UnsafeMutableRawPointer(instance), name,
+            unsafeBitCast(trampoline, to: GCallback.self),
+            Unmanaged.passRetained(box as AnyObject).toOpaque(), releaseBox)
     }
 
     /// Signals with one int argument (`response` of a dialog).
     @discardableResult
-    static func connect<T>(_ instance: UnsafeMutablePointer<T>?, _ name: String,
-                           int handler: @escaping @MainActor (Int32) -> Void) -> UInt {
+    static func connect<T>(
+        _ instance: UnsafeMutablePointer<T>?, _ name: String,
+        int handler: @escaping @MainActor (Int32) -> Void
+    ) -> UInt {
         let box = ClosureBox<Int32> { v in MainActor.assumeIsolated { handler(v) } }
         let trampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void = {
             _, value, data in
             guard let data else { return }
             Unmanaged<ClosureBox<Int32>>.fromOpaque(data).takeUnretainedValue().body(value)
         }
-        return faro_g_signal_connect(UnsafeMutableRawPointer(instance), name,
-                                     unsafeBitCast(trampoline, to: GCallback.self),
-                                     Unmanaged.passRetained(box as AnyObject).toOpaque(), releaseBox)
+        return faro_g_signal_connect(
+            UnsafeMutableRawPointer(instance), name,
+            unsafeBitCast(trampoline, to: GCallback.self),
+            Unmanaged.passRetained(box as AnyObject).toOpaque(), releaseBox)
     }
 
     /// `delete-event` and other handlers that return a gboolean (TRUE = handled, stop the default).
     @discardableResult
-    static func connect<T>(_ instance: UnsafeMutablePointer<T>?, _ name: String,
-                           returning handler: @escaping @MainActor () -> Bool) -> UInt {
+    static func connect<T>(
+        _ instance: UnsafeMutablePointer<T>?, _ name: String,
+        returning handler: @escaping @MainActor () -> Bool
+    ) -> UInt {
         let box = ClosureBox<UnsafeMutablePointer<gboolean>> { out in
             out.pointee = MainActor.assumeIsolated { handler() } ? 1 : 0
         }
-        let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
-            -> gboolean = { _, _, data in
-                guard let data else { return 0 }
-                var result: gboolean = 0
-                Unmanaged<ClosureBox<UnsafeMutablePointer<gboolean>>>.fromOpaque(data).takeUnretainedValue()
-                    .body(&result)
-                return result
-            }
-        return faro_g_signal_connect(UnsafeMutableRawPointer(instance), name,
-                                     unsafeBitCast(trampoline, to: GCallback.self),
-                                     Unmanaged.passRetained(box as AnyObject).toOpaque(), releaseBox)
+        let trampoline:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
+                -> gboolean = { _, _, data in
+                    guard let data else { return 0 }
+                    var result: gboolean = 0
+                    Unmanaged<ClosureBox<UnsafeMutablePointer<gboolean>>>.fromOpaque(data).takeUnretainedValue()
+                        .body(&result)
+                    return result
+                }
+        return faro_g_signal_connect(
+            UnsafeMutableRawPointer(instance), name,
+            unsafeBitCast(trampoline, to: GCallback.self),
+            Unmanaged.passRetained(box as AnyObject).toOpaque(), releaseBox)
     }
 }
 
@@ -96,11 +111,13 @@ enum MainLoop {
             Unmanaged<ClosureBox<UnsafeMutablePointer<gboolean>>>.fromOpaque(data).takeUnretainedValue().body(&again)
             return again
         }
-        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, trampoline,
-                                  Unmanaged.passRetained(box as AnyObject).toOpaque(), { data in
-                                      guard let data else { return }
-                                      Unmanaged<AnyObject>.fromOpaque(data).release()
-                                  })
+        return g_timeout_add_full(
+            G_PRIORITY_DEFAULT, milliseconds, trampoline,
+            Unmanaged.passRetained(box as AnyObject).toOpaque(),
+            { data in
+                guard let data else { return }
+                Unmanaged<AnyObject>.fromOpaque(data).release()
+            })
     }
 
     /// Calls `body` once after `seconds` (a pause ending); returns the source id.
@@ -112,8 +129,10 @@ enum MainLoop {
             Unmanaged<ClosureBox<Void>>.fromOpaque(data).takeUnretainedValue().body(())
             return 0
         }
-        return g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, seconds, trampoline,
-                                          Unmanaged.passRetained(box as AnyObject).toOpaque()) { data in
+        return g_timeout_add_seconds_full(
+            G_PRIORITY_DEFAULT, seconds, trampoline,
+            Unmanaged.passRetained(box as AnyObject).toOpaque()
+        ) { data in
             guard let data else { return }
             Unmanaged<AnyObject>.fromOpaque(data).release()
         }
@@ -127,7 +146,8 @@ enum MainLoop {
             Unmanaged<ClosureBox<Void>>.fromOpaque(data).takeUnretainedValue().body(())
             return 0
         }
-        g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, trampoline, Unmanaged.passRetained(box as AnyObject).toOpaque()) { data in
+        g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, trampoline, Unmanaged.passRetained(box as AnyObject).toOpaque()) {
+            data in
             guard let data else { return }
             Unmanaged<AnyObject>.fromOpaque(data).release()
         }

@@ -1,7 +1,7 @@
-import FaroApp
-import FaroCore
 internal import CGtk
 internal import CShim
+import FaroApp
+import FaroCore
 
 /// The small dialogs of the content view: the optional comment of "Enviar mis datos", the 5-star rating bar of
 /// "Calificar sitio", and the QR code of the shared link. `submit` returns an error to show, or nil to close.
@@ -48,23 +48,27 @@ enum FeedbackDialogs {
         gtk_style_context_add_class(gtk_widget_get_style_context(note), "dim-label")
         for w in [label, frame, note, error] { gtk_box_pack_start(cast(box), w, 0, 0, 0) }
         gtk_box_pack_start(cast(gtk_dialog_get_content_area(cast(d))), box, 1, 1, 0)
-        Signal.connect(d, "response", int: { response in
-            if response == GTK_RESPONSE_ACCEPT.rawValue {
-                var start = GtkTextIter(), end = GtkTextIter()
-                let buffer = gtk_text_view_get_buffer(cast(view))
-                gtk_text_buffer_get_bounds(buffer, &start, &end)
-                let text = gtk_text_buffer_get_text(buffer, &start, &end, 0).map { p in
-                    defer { g_free(p) }
-                    return String(cString: p)
-                } ?? ""
-                if let problem = submit(text) {
-                    gtk_label_set_text(cast(error), problem)
-                    gtk_widget_show(error)
-                    return
+        Signal.connect(
+            d, "response",
+            int: { response in
+                if response == GTK_RESPONSE_ACCEPT.rawValue {
+                    var start = GtkTextIter()
+                    var end = GtkTextIter()
+                    let buffer = gtk_text_view_get_buffer(cast(view))
+                    gtk_text_buffer_get_bounds(buffer, &start, &end)
+                    let text =
+                        gtk_text_buffer_get_text(buffer, &start, &end, 0).map { p in
+                            defer { g_free(p) }
+                            return String(cString: p)
+                        } ?? ""
+                    if let problem = submit(text) {
+                        gtk_label_set_text(cast(error), problem)
+                        gtk_widget_show(error)
+                        return
+                    }
                 }
-            }
-            gtk_widget_destroy(d)
-        })
+                gtk_widget_destroy(d)
+            })
         gtk_widget_show_all(d)
     }
 
@@ -93,24 +97,28 @@ enum FeedbackDialogs {
             gtk_button_set_relief(cast(b), GTK_RELIEF_NONE)
             setAccessibleName(b, I18n.localizer.format("%@ stars", String(n)))
             // Clicking the selected star again clears the rating back to 0.
-            Signal.connect(b, "clicked", { () -> Void in
-                state.rating = state.rating == n ? 0 : n
-                paint()
-            })
+            Signal.connect(
+                b, "clicked",
+                { () -> Void in
+                    state.rating = state.rating == n ? 0 : n
+                    paint()
+                })
             buttons.append(b)
             gtk_box_pack_start(cast(stars), b, 0, 0, 0)
         }
         paint()
         for w in [stars, value, error] { gtk_box_pack_start(cast(box), w, 0, 0, 0) }
         gtk_box_pack_start(cast(gtk_dialog_get_content_area(cast(d))), box, 1, 1, 0)
-        Signal.connect(d, "response", int: { response in
-            if response == GTK_RESPONSE_ACCEPT.rawValue, let problem = submit(state.rating) {
-                gtk_label_set_text(cast(error), problem)
-                gtk_widget_show(error)
-                return
-            }
-            gtk_widget_destroy(d)
-        })
+        Signal.connect(
+            d, "response",
+            int: { response in
+                if response == GTK_RESPONSE_ACCEPT.rawValue, let problem = submit(state.rating) {
+                    gtk_label_set_text(cast(error), problem)
+                    gtk_widget_show(error)
+                    return
+                }
+                gtk_widget_destroy(d)
+            })
         gtk_widget_show_all(d)
     }
 
@@ -144,28 +152,37 @@ enum FeedbackDialogs {
         let side = Int32((matrix.size + 8) * 6)
         gtk_widget_set_size_request(area, side, side)
         setAccessibleName(area, I18n.localizer.format("QR code of %@", url))
-        final class Box { let matrix: QRMatrix; init(_ m: QRMatrix) { matrix = m } }
-        let box = Box(matrix)
-        let draw: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
-            widget, cr, data in
-            guard let widget, let cr, let data else { return 0 }
-            let m = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().matrix
-            let w = Double(gtk_widget_get_allocated_width(widget)), h = Double(gtk_widget_get_allocated_height(widget))
-            let module = min(w, h) / Double(m.size + 8)
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_paint(cr)
-            cairo_set_source_rgb(cr, 0, 0, 0)
-            for y in 0..<m.size { for x in 0..<m.size where m.isDark(x: x, y: y) {
-                cairo_rectangle(cr, (Double(x) + 4) * module, (Double(y) + 4) * module, module, module)
-            } }
-            cairo_fill(cr)
-            return 1
+        final class Box {
+            let matrix: QRMatrix
+            init(_ m: QRMatrix) { matrix = m }
         }
-        faro_g_signal_connect(UnsafeMutableRawPointer(area), "draw", unsafeBitCast(draw, to: GCallback.self),
-                              Unmanaged.passRetained(box).toOpaque(), { data, _ in
-                                  guard let data else { return }
-                                  Unmanaged<AnyObject>.fromOpaque(data).release()
-                              })
+        let box = Box(matrix)
+        let draw:
+            @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
+                widget, cr, data in
+                guard let widget, let cr, let data else { return 0 }
+                let m = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().matrix
+                let w = Double(gtk_widget_get_allocated_width(widget))
+                let h = Double(gtk_widget_get_allocated_height(widget))
+                let module = min(w, h) / Double(m.size + 8)
+                cairo_set_source_rgb(cr, 1, 1, 1)
+                cairo_paint(cr)
+                cairo_set_source_rgb(cr, 0, 0, 0)
+                for y in 0..<m.size {
+                    for x in 0..<m.size where m.isDark(x: x, y: y) {
+                        cairo_rectangle(cr, (Double(x) + 4) * module, (Double(y) + 4) * module, module, module)
+                    }
+                }
+                cairo_fill(cr)
+                return 1
+            }
+        faro_g_signal_connect(
+            UnsafeMutableRawPointer(area), "draw", unsafeBitCast(draw, to: GCallback.self),
+            Unmanaged.passRetained(box).toOpaque(),
+            { data, _ in
+                guard let data else { return }
+                Unmanaged<AnyObject>.fromOpaque(data).release()
+            })
         let label = gtk_label_new(url)
         gtk_label_set_selectable(cast(label), 1)
         let content = gtk_dialog_get_content_area(cast(d))

@@ -1,7 +1,7 @@
+internal import CGtk
 import FaroApp
 import FaroCore
 import FoundationEssentials
-internal import CGtk
 
 /// The "Guardados" page: saved pages (title, business, date saved), opened offline, deleted, exported as `.mht`.
 @MainActor
@@ -21,7 +21,8 @@ final class SavedListPage {
         list = gtk_list_box_new()
         setAccessibleName(list, I18n.tr("Saved pages"))
         gtk_list_box_set_activate_on_single_click(cast(list), 0)
-        let empty = gtk_label_new(I18n.tr("No saved pages yet. Open a place and choose “Save page” to keep it for offline reading."))
+        let empty = gtk_label_new(
+            I18n.tr("No saved pages yet. Open a place and choose “Save page” to keep it for offline reading."))
         gtk_label_set_line_wrap(cast(empty), 1)
         gtk_label_set_justify(cast(empty), GTK_JUSTIFY_CENTER)
         gtk_widget_set_margin_start(empty, 24)
@@ -32,10 +33,12 @@ final class SavedListPage {
         root = gtk_scrolled_window_new(nil, nil)
         gtk_scrolled_window_set_policy(cast(root), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_container_add(cast(root), list)
-        Signal.connect(list, "row-activated", pointer: { [weak self] row in
-            guard let self, let row, let id = self.rowIDs[row], let entry = self.entries[id] else { return }
-            self.onOpen(entry)
-        })
+        Signal.connect(
+            list, "row-activated",
+            pointer: { [weak self] row in
+                guard let self, let row, let id = self.rowIDs[row], let entry = self.entries[id] else { return }
+                self.onOpen(entry)
+            })
         Signal.connect(root, "map") { [weak self] in
             guard let self, !self.loaded else { return }
             self.reload()
@@ -95,8 +98,9 @@ final class SavedListPage {
             Signal.connect(delete, "clicked") { [weak self] () -> Void in
                 guard let self else { return }
                 do throws(SiteError) { try self.services.deleteSaved(entry.id) } catch {
-                    FeedbackDialogs.problem(parent: self.root, title: I18n.tr("The page was not deleted"),
-                                            detail: error.description)
+                    FeedbackDialogs.problem(
+                        parent: self.root, title: I18n.tr("The page was not deleted"),
+                        detail: error.description)
                 }
                 self.reload()
             }
@@ -106,26 +110,32 @@ final class SavedListPage {
     }
 
     private func export(_ entry: SavedSiteSummary) {
-        guard let chooser = gtk_file_chooser_native_new(I18n.tr("Export saved page"),
-                                                        cast(gtk_widget_get_toplevel(root)), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                        I18n.tr("_Export"), I18n.tr("_Cancel")) else { return }
+        guard
+            let chooser = gtk_file_chooser_native_new(
+                I18n.tr("Export saved page"),
+                cast(gtk_widget_get_toplevel(root)), GTK_FILE_CHOOSER_ACTION_SAVE,
+                I18n.tr("_Export"), I18n.tr("_Cancel"))
+        else { return }
         let fileChooser = OpaquePointer(UnsafeMutableRawPointer(chooser))
         gtk_file_chooser_set_do_overwrite_confirmation(fileChooser, 1)
         let safe = entry.title.map { $0.isLetter || $0.isNumber ? $0 : "-" }
         gtk_file_chooser_set_current_name(fileChooser, String(safe) + ".mht")
-        Signal.connect(cast(chooser, to: GObject.self), "response", int: { [weak self] response in
-            if response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_filename(fileChooser) {
-                let path = String(cString: file)
-                g_free(file)
-                if let self {
-                    do throws(SiteError) { try self.services.exportSaved(entry.id, to: path) } catch {
-                        FeedbackDialogs.problem(parent: self.root, title: I18n.tr("The page was not exported"),
-                                                detail: error.description)
+        Signal.connect(
+            cast(chooser, to: GObject.self), "response",
+            int: { [weak self] response in
+                if response == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_filename(fileChooser) {
+                    let path = String(cString: file)
+                    g_free(file)
+                    if let self {
+                        do throws(SiteError) { try self.services.exportSaved(entry.id, to: path) } catch {
+                            FeedbackDialogs.problem(
+                                parent: self.root, title: I18n.tr("The page was not exported"),
+                                detail: error.description)
+                        }
                     }
                 }
-            }
-            g_object_unref(UnsafeMutableRawPointer(fileChooser))
-        })
+                g_object_unref(UnsafeMutableRawPointer(fileChooser))
+            })
         gtk_native_dialog_show(cast(fileChooser, to: GtkNativeDialog.self))
     }
 }

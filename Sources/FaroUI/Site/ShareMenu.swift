@@ -1,13 +1,15 @@
+internal import CGtk
 import FaroApp
 import FaroCore
-internal import CGtk
 
 /// The "Compartir" menu: copy the link, e-mail, WhatsApp, Telegram, Facebook, X, LinkedIn (opened with the
 /// desktop's default handler) and a QR code. Always the beacon's own URL, never with the device id.
 @MainActor
 enum ShareMenu {
-    static func make(url: String, title: String, services: any SiteServices,
-                     parent: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+    static func make(
+        url: String, title: String, services: any SiteServices,
+        parent: UnsafeMutablePointer<GtkWidget>
+    ) -> UnsafeMutablePointer<GtkWidget>? {
         let shared = ShareLinks.sharedURL(url)
         let menu = gtk_menu_new()
         func item(_ label: String, _ action: @escaping @MainActor () -> Void) {

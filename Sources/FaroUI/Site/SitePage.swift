@@ -1,7 +1,7 @@
+internal import CGtk
 import FaroApp
 import FaroCore
 import FoundationEssentials
-internal import CGtk
 
 /// The content view of one place: its microsite loaded fresh, with progress, errors with "Reintentar" (and the
 /// saved copy when there is one), and the actions Guardar, Compartir, "Enviar mis datos" and "Calificar sitio".
@@ -56,7 +56,9 @@ final class SitePage {
         setAccessibleName(rateButton, I18n.tr("Rate site"))
         gtk_box_pack_start(cast(bar), back, 0, 0, 0)
         gtk_box_pack_start(cast(bar), heading, 1, 1, 0)
-        for button in [saveButton, shareButton, sendButton, rateButton] { gtk_box_pack_start(cast(bar), button, 0, 0, 0) }
+        for button in [saveButton, shareButton, sendButton, rateButton] {
+            gtk_box_pack_start(cast(bar), button, 0, 0, 0)
+        }
 
         progress = gtk_progress_bar_new()
         setAccessibleName(progress, I18n.tr("Loading the site"))
@@ -111,8 +113,11 @@ final class SitePage {
     func open(_ place: CatalogPlace) {
         self.place = place
         gtk_label_set_markup(cast(heading), "<b>" + escapeMarkup(place.titulo) + "</b>  " + escapeMarkup(place.cliente))
-        gtk_menu_button_set_popup(cast(shareButton), ShareMenu.make(url: place.url, title: place.titulo, services: services,
-                                                                     parent: root))
+        gtk_menu_button_set_popup(
+            cast(shareButton),
+            ShareMenu.make(
+                url: place.url, title: place.titulo, services: services,
+                parent: root))
         refreshActions()
         reload()
     }
@@ -121,7 +126,8 @@ final class SitePage {
     func showSaved(_ site: LoadedSite, title: String) {
         load?.cancel()
         place = nil
-        gtk_label_set_markup(cast(heading), "<b>" + escapeMarkup(title) + "</b>  " + escapeMarkup(I18n.tr("(saved copy)")))
+        gtk_label_set_markup(
+            cast(heading), "<b>" + escapeMarkup(title) + "</b>  " + escapeMarkup(I18n.tr("(saved copy)")))
         gtk_widget_hide(progress)
         gtk_widget_hide(errorBox)
         for button in [saveButton, shareButton, sendButton, rateButton] { gtk_widget_hide(button) }
@@ -138,25 +144,36 @@ final class SitePage {
         gtk_progress_bar_set_fraction(cast(progress), 0)
         gtk_widget_show(progress)
         for button in [saveButton, shareButton] { gtk_widget_show(button) }
-        load = services.load(place.url, progress: { [weak self] fraction in
-            guard let self else { return }
-            if let fraction { gtk_progress_bar_set_fraction(cast(self.progress), fraction) }
-            else { gtk_progress_bar_pulse(cast(self.progress)) }
-        }, completion: { [weak self] result in
-            guard let self, self.place?.url == place.url else { return }
-            gtk_widget_hide(self.progress)
-            switch result {
-            case .success(let site):
-                self.reader.show(site.document) { site.images[$0] }
-            case .failure(let error):
-                self.reader.show(ReadableDocument(title: nil, blocks: []))
-                self.savedCopy = self.services.savedCopy(of: place.url)
-                let hint = self.savedCopy == nil ? "" : " " + I18n.tr("A saved copy is available.")
-                gtk_label_set_text(cast(self.errorLabel), I18n.tr("The site could not be loaded: ") + error.description + hint)
-                if self.savedCopy == nil { gtk_widget_hide(self.openSavedButton) } else { gtk_widget_show(self.openSavedButton) }
-                gtk_widget_show(self.errorBox)
-            }
-        })
+        load = services.load(
+            place.url,
+            progress: { [weak self] fraction in
+                guard let self else { return }
+                if let fraction {
+                    gtk_progress_bar_set_fraction(cast(self.progress), fraction)
+                } else {
+                    gtk_progress_bar_pulse(cast(self.progress))
+                }
+            },
+            completion: { [weak self] result in
+                guard let self, self.place?.url == place.url else { return }
+                gtk_widget_hide(self.progress)
+                switch result {
+                case .success(let site):
+                    self.reader.show(site.document) { site.images[$0] }
+                case .failure(let error):
+                    self.reader.show(ReadableDocument(title: nil, blocks: []))
+                    self.savedCopy = self.services.savedCopy(of: place.url)
+                    let hint = self.savedCopy == nil ? "" : " " + I18n.tr("A saved copy is available.")
+                    gtk_label_set_text(
+                        cast(self.errorLabel), I18n.tr("The site could not be loaded: ") + error.description + hint)
+                    if self.savedCopy == nil {
+                        gtk_widget_hide(self.openSavedButton)
+                    } else {
+                        gtk_widget_show(self.openSavedButton)
+                    }
+                    gtk_widget_show(self.errorBox)
+                }
+            })
     }
 
     /// "Enviar mis datos" only with contact details and only once per site; "Calificar sitio" hidden once rated.

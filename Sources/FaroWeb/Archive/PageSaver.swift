@@ -24,16 +24,20 @@ public struct PageSaver: Sendable {
     /// At most this many resources are stored (the rest are left out).
     public var maxResources: Int
 
-    public init(fetcher: FreshFetcher = FreshFetcher(), resources: ResourceFetcher = ResourceFetcher(),
-                writer: MHTWriter = MHTWriter(), maxResources: Int = 300) {
+    public init(
+        fetcher: FreshFetcher = FreshFetcher(), resources: ResourceFetcher = ResourceFetcher(),
+        writer: MHTWriter = MHTWriter(), maxResources: Int = 300
+    ) {
         self.fetcher = fetcher
         self.resources = resources
         self.writer = writer
         self.maxResources = maxResources
     }
 
-    public func save(_ url: String, deviceID: String?, now: Date = Date(),
-                     cancellation: FetchCancellation? = nil) throws(FetchError) -> SavedPage {
+    public func save(
+        _ url: String, deviceID: String?, now: Date = Date(),
+        cancellation: FetchCancellation? = nil
+    ) throws(FetchError) -> SavedPage {
         let requested = deviceID.map { DeviceIDURL.adding(deviceID: $0, to: url) } ?? url
         let page = try fetcher.fetch(requested, cancellation: cancellation)
         let pageURL = DeviceIDURL.stripping(from: page.finalURL)
@@ -48,8 +52,10 @@ public struct PageSaver: Sendable {
         for url in references {
             guard case .success(let response)? = fetched[url], response.mediaType == "text/css" else { continue }
             let css = Charset.decode(response.body, charset: response.charset)
-            for reference in ResourceReferences.cssURLs(css, baseURL: response.finalURL) where fetched[reference] == nil
-                && !cssReferences.contains(reference) {
+            for reference in ResourceReferences.cssURLs(css, baseURL: response.finalURL)
+            where fetched[reference] == nil
+                && !cssReferences.contains(reference)
+            {
                 cssReferences.append(reference)
             }
         }
@@ -65,7 +71,9 @@ public struct PageSaver: Sendable {
             switch fetched[url] {
             case .success(let response)?:
                 // Stored under the address the page uses, so relative references resolve inside the archive.
-                stored.append(.init(url: url, contentType: response.contentType ?? "application/octet-stream", body: response.body))
+                stored.append(
+                    .init(
+                        url: url, contentType: response.contentType ?? "application/octet-stream", body: response.body))
             case .failure(let error)?:
                 missing.append((url, error))
             case nil:
@@ -73,9 +81,12 @@ public struct PageSaver: Sendable {
             }
         }
         let title = document.title ?? pageURL
-        let bytes = writer.write(MHTWriter.Page(url: pageURL, title: title, html: page.body, charset: page.charset,
-                                                savedAt: now, resources: stored))
-        return SavedPage(url: pageURL, title: title, savedAt: now, archive: bytes, resourceCount: stored.count, missing: missing)
+        let bytes = writer.write(
+            MHTWriter.Page(
+                url: pageURL, title: title, html: page.body, charset: page.charset,
+                savedAt: now, resources: stored))
+        return SavedPage(
+            url: pageURL, title: title, savedAt: now, archive: bytes, resourceCount: stored.count, missing: missing)
     }
 }
 
@@ -93,14 +104,18 @@ public enum ResourceReferences {
             guard depth < 256, case .element(let name, let attributes, let children) = node else { return }
             switch name {
             case "base":
-                if let href = attributes["href"], let url = URL(string: href, relativeTo: base) { base = url.absoluteURL }
+                if let href = attributes["href"], let url = URL(string: href, relativeTo: base) {
+                    base = url.absoluteURL
+                }
             case "img":
                 add(attributes["src"])
             case "link":
                 let rel = (attributes["rel"] ?? "").lowercased().split(separator: " ")
                 if rel.contains("stylesheet") { add(attributes["href"]) }
             case "style":
-                for case .text(let css) in children { cssURLs(css, baseURL: base?.absoluteString ?? baseURL).forEach(add) }
+                for case .text(let css) in children {
+                    cssURLs(css, baseURL: base?.absoluteString ?? baseURL).forEach(add)
+                }
             default:
                 break
             }
@@ -134,8 +149,9 @@ public enum ResourceReferences {
     static func absolute(_ reference: String, base: URL?) -> String? {
         let trimmed = reference.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#"), !trimmed.lowercased().hasPrefix("data:"),
-              let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+            let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
         var text = url.absoluteString
         if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
         return text

@@ -18,7 +18,9 @@ public struct DeviceIDResolver: Sendable {
     /// How long to wait for ModemManager before falling back.
     public var timeoutMilliseconds: Int32
 
-    public init(systemBusAddress: String? = nil, machineIDPath: String = "/etc/machine-id", timeoutMilliseconds: Int32 = 1500) {
+    public init(
+        systemBusAddress: String? = nil, machineIDPath: String = "/etc/machine-id", timeoutMilliseconds: Int32 = 1500
+    ) {
         self.systemBusAddress = systemBusAddress
         self.machineIDPath = machineIDPath
         self.timeoutMilliseconds = timeoutMilliseconds
@@ -28,7 +30,8 @@ public struct DeviceIDResolver: Sendable {
     /// another file (tests and second profiles).
     public static func fromEnvironment() -> DeviceIDResolver {
         let env = ProcessInfo.processInfo.environment
-        return DeviceIDResolver(machineIDPath: env["FARO_MACHINE_ID_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/machine-id")
+        return DeviceIDResolver(
+            machineIDPath: env["FARO_MACHINE_ID_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/machine-id")
     }
 
     /// The modem's IMEI when there is a modem, else the machine-derived id.
@@ -40,7 +43,8 @@ public struct DeviceIDResolver: Sendable {
     /// The app-specific id of this machine.
     public func machineDerived() throws(DeviceIDError) -> DeviceID {
         guard let data = FileManager.default.contents(atPath: machineIDPath) else {
-            throw DeviceIDError(description: "no modem and no readable machine id at \(machineIDPath); run systemd-machine-id-setup")
+            throw DeviceIDError(
+                description: "no modem and no readable machine id at \(machineIDPath); run systemd-machine-id-setup")
         }
         let machine: [UInt8]
         do {
@@ -75,12 +79,14 @@ public struct DeviceIDResolver: Sendable {
     /// The `EquipmentIdentifier` of the first modem (lowest object path) ModemManager lists through its
     /// ObjectManager, or nil when there is no bus, no ModemManager, no modem, or no identifier.
     public func modemEquipmentIdentifier() -> String? {
-        let address = systemBusAddress
+        let address =
+            systemBusAddress
             ?? ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "unix:path=/var/run/dbus/system_bus_socket"
         var error: UnsafeMutablePointer<GError>?
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-            | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        let flags = GDBusConnectionFlags(
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
             if let error { g_error_free(error) }
             return nil
@@ -89,10 +95,11 @@ public struct DeviceIDResolver: Sendable {
             g_dbus_connection_close_sync(connection, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(connection))
         }
-        guard let reply = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.ModemManager1", "/org/freedesktop/ModemManager1",
-            "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", nil, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
-            timeoutMilliseconds, nil, &error)
+        guard
+            let reply = g_dbus_connection_call_sync(
+                connection, "org.freedesktop.ModemManager1", "/org/freedesktop/ModemManager1",
+                "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", nil, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                timeoutMilliseconds, nil, &error)
         else {
             if let error { g_error_free(error) }
             return nil
@@ -105,11 +112,14 @@ public struct DeviceIDResolver: Sendable {
             guard let entry = g_variant_get_child_value(objects, i) else { continue }
             defer { g_variant_unref(entry) }
             guard g_variant_n_children(entry) == 2, let pathValue = g_variant_get_child_value(entry, 0),
-                  let interfaces = g_variant_get_child_value(entry, 1) else { continue }
+                let interfaces = g_variant_get_child_value(entry, 1)
+            else { continue }
             let path = String(cString: g_variant_get_string(pathValue, nil))
             g_variant_unref(pathValue)
             defer { g_variant_unref(interfaces) }
-            guard let modem = g_variant_lookup_value(interfaces, "org.freedesktop.ModemManager1.Modem", nil) else { continue }
+            guard let modem = g_variant_lookup_value(interfaces, "org.freedesktop.ModemManager1.Modem", nil) else {
+                continue
+            }
             defer { g_variant_unref(modem) }
             guard let ident = g_variant_lookup_value(modem, "EquipmentIdentifier", nil) else { continue }
             defer { g_variant_unref(ident) }

@@ -22,11 +22,14 @@ final class CurlTransfer {
 
     /// Creates and configures the handle: fresh (no-cache headers, a brand-new in-memory cookie store, cleared),
     /// http(s) only, redirects followed up to the limit, timeouts, size cap, progress and cancellation.
-    init(url: String, options: FetchOptions, cancellation: FetchCancellation?,
-         progress: (@Sendable (Int64, Int64?) -> Void)?) throws(FetchError) {
+    init(
+        url: String, options: FetchOptions, cancellation: FetchCancellation?,
+        progress: (@Sendable (Int64, Int64?) -> Void)?
+    ) throws(FetchError) {
         guard CurlRuntime.ready else { throw .network("libcurl could not be initialised") }
         guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let handle = curl_easy_init() else {
+            let handle = curl_easy_init()
+        else {
             throw .invalidURL(url)
         }
         self.handle = handle
@@ -111,7 +114,9 @@ final class CurlTransfer {
         faro_curl_easy_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &type)
         let finalURL = effective.map { String(cString: $0) } ?? url
         guard (200..<300).contains(status) else { return .failure(.httpStatus(status, url: finalURL)) }
-        return .success(FetchResponse(requestedURL: url, finalURL: finalURL, status: status,
-                                      contentType: type.map { String(cString: $0) }, body: body))
+        return .success(
+            FetchResponse(
+                requestedURL: url, finalURL: finalURL, status: status,
+                contentType: type.map { String(cString: $0) }, body: body))
     }
 }

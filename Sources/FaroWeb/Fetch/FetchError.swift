@@ -22,7 +22,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidURL(let url): return "the address \"\(url)\" is not a valid http or https URL"
         case .cancelled: return "the load was cancelled"
-        case .timedOut(let seconds): return "the site did not answer within \(Int(seconds)) s; check the connection and retry"
+        case .timedOut(let seconds):
+            return "the site did not answer within \(Int(seconds)) s; check the connection and retry"
         case .httpStatus(let code, let url): return "the site answered HTTP \(code) for \(url)"
         case .tooLarge(let limit): return "the page is larger than \(limit / (1 << 20)) MB, which Faro does not load"
         case .tooManyRedirects(let limit): return "the site redirected more than \(limit) times"
@@ -40,8 +41,10 @@ public struct FetchOptions: Sendable, Equatable {
     public var maxBytes: Int
     public var userAgent: String
 
-    public init(connectTimeout: Double = 10, totalTimeout: Double = 30, maxRedirects: Int = 10,
-                maxBytes: Int = 32 << 20, userAgent: String = "Faro/0.1 (Linux; libcurl)") {
+    public init(
+        connectTimeout: Double = 10, totalTimeout: Double = 30, maxRedirects: Int = 10,
+        maxBytes: Int = 32 << 20, userAgent: String = "Faro/0.1 (Linux; libcurl)"
+    ) {
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
         self.maxRedirects = maxRedirects

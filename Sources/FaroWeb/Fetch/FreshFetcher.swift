@@ -12,8 +12,10 @@ public struct FreshFetcher: Sendable {
 
     /// Fetches `url` on the calling thread (blocking). `progress` is called from the same thread with bytes
     /// received and the total when known; setting `cancellation` stops the transfer within one callback period.
-    public func fetch(_ url: String, cancellation: FetchCancellation? = nil,
-                      progress: (@Sendable (Int64, Int64?) -> Void)? = nil) throws(FetchError) -> FetchResponse {
+    public func fetch(
+        _ url: String, cancellation: FetchCancellation? = nil,
+        progress: (@Sendable (Int64, Int64?) -> Void)? = nil
+    ) throws(FetchError) -> FetchResponse {
         let transfer = try CurlTransfer(url: url, options: options, cancellation: cancellation, progress: progress)
         let clock = ContinuousClock()
         let started = clock.now
@@ -27,8 +29,10 @@ public struct FreshFetcher: Sendable {
     /// Starts fetching `url` on a thread of its own and calls `completion` there when done (the GUI hops back to
     /// GTK with `g_idle_add`). Cancel through the returned task when the user moves on.
     @discardableResult
-    public func start(_ url: String, progress: (@Sendable (Int64, Int64?) -> Void)? = nil,
-                      completion: @escaping @Sendable (Result<FetchResponse, FetchError>) -> Void) -> FetchTask {
+    public func start(
+        _ url: String, progress: (@Sendable (Int64, Int64?) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<FetchResponse, FetchError>) -> Void
+    ) -> FetchTask {
         let task = FetchTask()
         let fetcher = self
         DetachedThread.start(name: "faro-fetch") {

@@ -14,7 +14,9 @@ public struct ResourceFetcher: Sendable {
 
     /// Fetches every URL in `urls` (duplicates once) and returns each outcome by URL. Blocking; cancellation
     /// aborts the transfers still running (they fail with `.cancelled`).
-    public func fetchAll(_ urls: [String], cancellation: FetchCancellation? = nil) -> [String: Result<FetchResponse, FetchError>] {
+    public func fetchAll(_ urls: [String], cancellation: FetchCancellation? = nil) -> [String: Result<
+        FetchResponse, FetchError
+    >] {
         var results: [String: Result<FetchResponse, FetchError>] = [:]
         var queue: [String] = []
         for url in urls where !queue.contains(url) { queue.append(url) }
@@ -32,7 +34,8 @@ public struct ResourceFetcher: Sendable {
                 let url = queue[next]
                 next += 1
                 do throws(FetchError) {
-                    let transfer = try CurlTransfer(url: url, options: options, cancellation: cancellation, progress: nil)
+                    let transfer = try CurlTransfer(
+                        url: url, options: options, cancellation: cancellation, progress: nil)
                     if curl_multi_add_handle(multi, transfer.handle) == CURLM_OK {
                         running[transfer.handle] = transfer
                     } else {
@@ -51,7 +54,8 @@ public struct ResourceFetcher: Sendable {
             var queued: Int32 = 0
             while let message = curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                      let transfer = running.removeValue(forKey: easy) else { continue }
+                    let transfer = running.removeValue(forKey: easy)
+                else { continue }
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(multi, easy)
                 results[transfer.url] = transfer.finish(code)

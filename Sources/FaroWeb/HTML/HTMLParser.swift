@@ -28,12 +28,15 @@ public enum HTMLParser {
     }()
 
     /// The tree of `bytes` (an `html` element at the root), or an empty `html` element when libxml2 finds nothing.
-    public static func parse(_ bytes: [UInt8], charset: String? = nil, url: String? = nil,
-                             limits: Limits = .standard) -> HTMLNode {
+    public static func parse(
+        _ bytes: [UInt8], charset: String? = nil, url: String? = nil,
+        limits: Limits = .standard
+    ) -> HTMLNode {
         _ = initialized
         let input = bytes.count > limits.maxBytes ? Array(bytes.prefix(limits.maxBytes)) : bytes
-        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-            | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
+        let options = Int32(
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+                | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
         // An unknown name is ignored by libxml2, which then detects the charset itself.
         let encoding = charset?.isEmpty == false ? charset : nil
         let doc: htmlDocPtr? = input.withUnsafeBufferPointer { buffer in
@@ -49,8 +52,10 @@ public enum HTMLParser {
     }
 
     /// Parses and builds the readable document in one step.
-    public static func readableDocument(_ bytes: [UInt8], charset: String? = nil, url: String?,
-                                        limits: Limits = .standard) -> ReadableDocument {
+    public static func readableDocument(
+        _ bytes: [UInt8], charset: String? = nil, url: String?,
+        limits: Limits = .standard
+    ) -> ReadableDocument {
         ReadableDocumentBuilder.build(parse(bytes, charset: charset, url: url, limits: limits), baseURL: url)
     }
 

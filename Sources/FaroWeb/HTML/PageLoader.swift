@@ -23,7 +23,9 @@ public struct PageLoader: Sendable {
     /// At most this many images are fetched with a page.
     public var maxImages: Int
 
-    public init(fetcher: FreshFetcher = FreshFetcher(), resources: ResourceFetcher = ResourceFetcher(), maxImages: Int = 100) {
+    public init(
+        fetcher: FreshFetcher = FreshFetcher(), resources: ResourceFetcher = ResourceFetcher(), maxImages: Int = 100
+    ) {
         self.fetcher = fetcher
         self.resources = resources
         self.maxImages = maxImages
@@ -31,8 +33,10 @@ public struct PageLoader: Sendable {
 
     /// Fetches and reads `url` (blocking); `deviceID` nil sends no id (only for tests and benchmarks). With
     /// `images`, the document's images are fetched too, concurrently and just as fresh, for the view to show.
-    public func load(_ url: String, deviceID: String?, images: Bool = false, cancellation: FetchCancellation? = nil,
-                     progress: (@Sendable (Int64, Int64?) -> Void)? = nil) throws(FetchError) -> LoadedPage {
+    public func load(
+        _ url: String, deviceID: String?, images: Bool = false, cancellation: FetchCancellation? = nil,
+        progress: (@Sendable (Int64, Int64?) -> Void)? = nil
+    ) throws(FetchError) -> LoadedPage {
         let requested = deviceID.map { DeviceIDURL.adding(deviceID: $0, to: url) } ?? url
         let clock = ContinuousClock()
         let started = clock.now
@@ -46,10 +50,12 @@ public struct PageLoader: Sendable {
         } else {
             document = HTMLParser.readableDocument(response.body, charset: response.charset, url: shown)
         }
-        var page = LoadedPage(url: shown, response: response, document: document, fetchDuration: fetched - started,
-                              parseDuration: clock.now - fetched)
+        var page = LoadedPage(
+            url: shown, response: response, document: document, fetchDuration: fetched - started,
+            parseDuration: clock.now - fetched)
         if images {
-            let sources = document.imageSources.filter { $0.hasPrefix("http://") || $0.hasPrefix("https://") }.prefix(maxImages)
+            let sources = document.imageSources.filter { $0.hasPrefix("http://") || $0.hasPrefix("https://") }.prefix(
+                maxImages)
             for (source, result) in resources.fetchAll(Array(sources), cancellation: cancellation) {
                 if case .success(let image) = result { page.images[source] = image.body }
             }
@@ -61,15 +67,20 @@ public struct PageLoader: Sendable {
     /// Loads `url` with its images on a thread of its own (fetch and parse never touch the UI thread) and calls
     /// `completion` there; the GUI hops back to GTK with `g_idle_add`. Cancel through the task when the user moves on.
     @discardableResult
-    public func start(_ url: String, deviceID: String?, images: Bool = true,
-                      progress: (@Sendable (Int64, Int64?) -> Void)? = nil,
-                      completion: @escaping @Sendable (Result<LoadedPage, FetchError>) -> Void) -> FetchTask {
+    public func start(
+        _ url: String, deviceID: String?, images: Bool = true,
+        progress: (@Sendable (Int64, Int64?) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<LoadedPage, FetchError>) -> Void
+    ) -> FetchTask {
         let task = FetchTask()
         let loader = self
         DetachedThread.start(name: "faro-page") {
             do throws(FetchError) {
-                completion(.success(try loader.load(url, deviceID: deviceID, images: images, cancellation: task.cancellation,
-                                                    progress: progress)))
+                completion(
+                    .success(
+                        try loader.load(
+                            url, deviceID: deviceID, images: images, cancellation: task.cancellation,
+                            progress: progress)))
             } catch {
                 completion(.failure(error))
             }

@@ -15,10 +15,14 @@ public enum QRCodeEncoder {
         }
         defer { QRcode_free(code) }
         let size = Int(code.pointee.width)
-        guard size > 0, let data = code.pointee.data else { throw QRCodeError(description: "libqrencode returned an empty symbol") }
+        guard size > 0, let data = code.pointee.data else {
+            throw QRCodeError(description: "libqrencode returned an empty symbol")
+        }
         // Bit 0 of each byte is the module's colour (1 = dark); the other bits are libqrencode's bookkeeping.
         let modules = (0..<(size * size)).map { data[$0] & 1 == 1 }
-        guard let matrix = QRMatrix(size: size, modules: modules) else { throw QRCodeError(description: "malformed QR symbol") }
+        guard let matrix = QRMatrix(size: size, modules: modules) else {
+            throw QRCodeError(description: "malformed QR symbol")
+        }
         return matrix
     }
 }

@@ -1,5 +1,5 @@
-import FaroCore
 import Dispatch
+import FaroCore
 import FoundationEssentials
 import Glibc
 
@@ -62,14 +62,17 @@ enum BenchCommand {
         var high: UInt8? = nil
         for c in data {
             if c == 0x0A {
-                guard high == nil else { throw CommandFailure(description: "\(path): line \(line): odd number of hex digits") }
+                guard high == nil else {
+                    throw CommandFailure(description: "\(path): line \(line): odd number of hex digits")
+                }
                 corpus.starts.append(corpus.bytes.count)
                 line += 1
                 continue
             }
             if c == 0x0D { continue }
             guard let v = Hex.nibble(Unicode.Scalar(c)) else {
-                throw CommandFailure(description: "\(path): line \(line): '\(Character(Unicode.Scalar(c)))' is not a hex digit")
+                throw CommandFailure(
+                    description: "\(path): line \(line): '\(Character(Unicode.Scalar(c)))' is not a hex digit")
             }
             if let h = high {
                 corpus.bytes.append(h << 4 | v)
@@ -127,10 +130,13 @@ enum BenchCommand {
         }
         let median = times.sorted()[times.count / 2]
         let n = Double(max(corpus.count, 1))
-        Output.line("adverts_per_s=\(String(cFormat: "%.1f", n / median)) ns_per_advert=\(String(cFormat: "%.3f", median * 1e9 / n))")
+        Output.line(
+            "adverts_per_s=\(String(cFormat: "%.1f", n / median)) ns_per_advert=\(String(cFormat: "%.3f", median * 1e9 / n))"
+        )
         let uuid = BeaconUUID(high: summary.uuidHigh, low: summary.uuidLow).bytes
-        Output.line("valid=\(summary.valid) major_sum=\(summary.majorSum) minor_sum=\(summary.minorSum) "
-            + "tx_sum=\(summary.txSum) uuid_xor=\(Hex.encode(uuid))")
+        Output.line(
+            "valid=\(summary.valid) major_sum=\(summary.majorSum) minor_sum=\(summary.minorSum) "
+                + "tx_sum=\(summary.txSum) uuid_xor=\(Hex.encode(uuid))")
     }
 
     // MARK: pipeline
@@ -142,7 +148,9 @@ enum BenchCommand {
         let frames = SyntheticFrames(beacons: beacons, generator: &generator)
         var rssis = [Int8](repeating: 0, count: 4096)
         for i in rssis.indices { rssis[i] = Int8(-50 - Int(generator.next() % 40)) }
-        let regions = (0..<regionCount).map { Region(identifier: "r\($0)", uuid: frames.uuids[$0 % frames.uuids.count], major: UInt16($0)) }
+        let regions = (0..<regionCount).map {
+            Region(identifier: "r\($0)", uuid: frames.uuids[$0 % frames.uuids.count], major: UInt16($0))
+        }
         let clock = ThreadCPUClock()
         var times: [Double] = []
         var check = 0
@@ -158,8 +166,10 @@ enum BenchCommand {
                     let b = i % beacons
                     let advert = UnsafeRawBufferPointer(rebasing: all[(b * 30)..<(b * 30 + 30)])
                     let time = Double(i) / Double(perSecond)
-                    _ = pipeline.ingest(advertisingData: advert, address: BluetoothAddress(value: UInt64(b)),
-                                        rssi: rssis[i & 4095], at: time) { _ in events += 1 }
+                    _ = pipeline.ingest(
+                        advertisingData: advert, address: BluetoothAddress(value: UInt64(b)),
+                        rssi: rssis[i & 4095], at: time
+                    ) { _ in events += 1 }
                     if (i + 1) % perSecond == 0 {
                         check &+= pipeline.tick(at: time) { _ in events += 1 }.beacons.count
                     }
@@ -169,7 +179,9 @@ enum BenchCommand {
             check &+= events
         }
         let median = times.sorted()[times.count / 2]
-        Output.line("pipeline_cpu_adverts_per_s=\(String(cFormat: "%.1f", Double(adverts) / median)) beacons=\(beacons) adverts=\(adverts) check=\(check)")
+        Output.line(
+            "pipeline_cpu_adverts_per_s=\(String(cFormat: "%.1f", Double(adverts) / median)) beacons=\(beacons) adverts=\(adverts) check=\(check)"
+        )
     }
 
     // MARK: memory
@@ -179,20 +191,25 @@ enum BenchCommand {
         var generator = SplitMix64(seed: 7)
         let frames = SyntheticFrames(beacons: beacons, generator: &generator)
         let before = ResidentMemory.kilobytes()
-        var pipeline = BeaconPipeline(ranging: RangingEngine(strategy: .faroDefault), regions: RegionMonitor(regions: []))
+        var pipeline = BeaconPipeline(
+            ranging: RangingEngine(strategy: .faroDefault), regions: RegionMonitor(regions: []))
         frames.bytes.withUnsafeBytes { all in
             for second in 0..<60 {
                 for b in 0..<beacons {
                     let advert = UnsafeRawBufferPointer(rebasing: all[(b * 30)..<(b * 30 + 30)])
-                    _ = pipeline.ingest(advertisingData: advert, address: BluetoothAddress(value: UInt64(b)),
-                                        rssi: Int8(-60 - (b + second) % 30), at: Double(second)) { _ in }
+                    _ = pipeline.ingest(
+                        advertisingData: advert, address: BluetoothAddress(value: UInt64(b)),
+                        rssi: Int8(-60 - (b + second) % 30), at: Double(second)
+                    ) { _ in }
                 }
                 _ = pipeline.tick(at: Double(second)) { _ in }
             }
         }
         let after = ResidentMemory.kilobytes()
         let tracked = pipeline.ranging.count
-        Output.line("memory_beacons=\(tracked) rss_before_kb=\(before) rss_after_kb=\(after) delta_mb=\(String(cFormat: "%.2f", Double(after - before) / 1024))")
+        Output.line(
+            "memory_beacons=\(tracked) rss_before_kb=\(before) rss_after_kb=\(after) delta_mb=\(String(cFormat: "%.2f", Double(after - before) / 1024))"
+        )
     }
 }
 
@@ -207,7 +224,7 @@ struct SyntheticFrames {
         for b in 0..<beacons {
             let uuid = uuids[b % uuids.count].bytes
             bytes += [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15] + uuid
-            bytes += [UInt8(b % 16), UInt8(b & 0xFF) , UInt8((b >> 8) & 0xFF), UInt8((b >> 16) & 0xFF), 0xC5]
+            bytes += [UInt8(b % 16), UInt8(b & 0xFF), UInt8((b >> 8) & 0xFF), UInt8((b >> 16) & 0xFF), 0xC5]
         }
     }
 }

@@ -1,5 +1,5 @@
-import FaroCore
 import Dispatch
+import FaroCore
 import FoundationEssentials
 import Glibc
 
@@ -25,7 +25,8 @@ enum DistanceBench {
         [
             Candidate(name: "altbeacon") { StrategyTracker(strategy: .altBeacon) },
             Candidate(name: "altbeacon_arma") {
-                StrategyTracker(strategy: DistanceStrategy(makeFilter: { ArmaRSSIFilter() }, model: CurveFittedPathLoss()))
+                StrategyTracker(
+                    strategy: DistanceStrategy(makeFilter: { ArmaRSSIFilter() }, model: CurveFittedPathLoss()))
             },
             Candidate(name: "faro") { StrategyTracker(strategy: .faroDefault) },
         ]
@@ -51,13 +52,16 @@ enum DistanceBench {
             var errors = [[Double]](repeating: [], count: names.count)
             for (c, candidate) in candidates.enumerated() {
                 for s in series {
-                    errors[c] += staticErrors(samples: s.samples, truth: s.distance, measuredPower: power,
-                                              tracker: candidate.makeTracker())
+                    errors[c] += staticErrors(
+                        samples: s.samples, truth: s.distance, measuredPower: power,
+                        tracker: candidate.makeTracker())
                 }
                 pooled[c] += errors[c]
             }
             let key = dataset.name.replacing("-", with: "_")
-            Output.line("distance_real_\(key)_measured_power_dbm=\(String(cFormat: "%.1f", power)) series=\(series.count) scored_ticks=\(errors.first?.count ?? 0)")
+            Output.line(
+                "distance_real_\(key)_measured_power_dbm=\(String(cFormat: "%.1f", power)) series=\(series.count) scored_ticks=\(errors.first?.count ?? 0)"
+            )
             line("distance_real_\(key)_median_error_m", errors.map { DistanceBenchStatistics.median($0) })
         }
         line("distance_real_median_error_m", pooled.map { DistanceBenchStatistics.median($0) })
@@ -69,13 +73,19 @@ enum DistanceBench {
         var walkers: [(run: SimulatedRun, exponent: Double)] = []
         for _ in 0..<60 {
             let exponent = noise.uniform(2...3)
-            walkers.append((DistanceSimulation.walker(legs: 6, speed: 1, exponent: exponent, radio: radio, noise: &noise), exponent))
+            walkers.append(
+                (
+                    DistanceSimulation.walker(legs: 6, speed: 1, exponent: exponent, radio: radio, noise: &noise),
+                    exponent
+                ))
         }
         var stills: [SimulatedRun] = []
         for distance in [0.5, 1, 2, 3, 4, 5, 6, 8] {
             for _ in 0..<8 {
                 let exponent = noise.uniform(2...3)
-                stills.append(DistanceSimulation.still(distance: distance, duration: 90, exponent: exponent, radio: radio, noise: &noise))
+                stills.append(
+                    DistanceSimulation.still(
+                        distance: distance, duration: 90, exponent: exponent, radio: radio, noise: &noise))
             }
         }
         var stillErrors: [Double?] = []
@@ -85,14 +95,16 @@ enum DistanceBench {
         for candidate in candidates {
             var e: [Double] = []
             for run in stills {
-                e += staticErrors(samples: run.samples, truth: run.truth(0), measuredPower: radio.measuredPower,
-                                  tracker: candidate.makeTracker())
+                e += staticErrors(
+                    samples: run.samples, truth: run.truth(0), measuredPower: radio.measuredPower,
+                    tracker: candidate.makeTracker())
             }
             stillErrors.append(DistanceBenchStatistics.median(e))
             var w: [Double] = []
             var t: [Double] = []
             for walker in walkers {
-                let result = track(run: walker.run, measuredPower: radio.measuredPower, tracker: candidate.makeTracker())
+                let result = track(
+                    run: walker.run, measuredPower: radio.measuredPower, tracker: candidate.makeTracker())
                 w += result.errors
                 t += result.t90
             }
@@ -107,8 +119,10 @@ enum DistanceBench {
     }
 
     /// Replays a static series with a tick each second; returns |estimate − truth| for the ticks after warm-up.
-    static func staticErrors(samples: [(time: Double, rssi: Double)], truth: Double, measuredPower: Double,
-                             tracker: any DistanceTracker) -> [Double] {
+    static func staticErrors(
+        samples: [(time: Double, rssi: Double)], truth: Double, measuredPower: Double,
+        tracker: any DistanceTracker
+    ) -> [Double] {
         var tracker = tracker
         guard let first = samples.first?.time, let last = samples.last?.time else { return [] }
         var errors: [Double] = []
@@ -132,7 +146,8 @@ enum DistanceBench {
     /// over the 10 s before the leg to its median over the last 10 s before the next leg (so a model that is off
     /// in scale is not counted as slow). A leg whose estimate never gets there counts the whole dwell.
     static func track(run: SimulatedRun, measuredPower: Double, tracker: any DistanceTracker)
-        -> (errors: [Double], t90: [Double]) {
+        -> (errors: [Double], t90: [Double])
+    {
         var tracker = tracker
         var errors: [Double] = []
         var estimates: [(time: Double, distance: Double)] = []
@@ -156,7 +171,8 @@ enum DistanceBench {
         for (i, leg) in run.legs.enumerated() {
             let end = i + 1 < run.legs.count ? run.legs[i + 1].start : run.duration
             guard let before = settled((leg.start - 10)..<leg.start), let after = settled((end - 10)..<end),
-                  after != before else { continue }
+                after != before
+            else { continue }
             let threshold = before + 0.9 * (after - before)
             let rising = after > before
             let reached = estimates.first { e in

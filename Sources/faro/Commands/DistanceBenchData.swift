@@ -1,5 +1,5 @@
-import FaroCore
 import Dispatch
+import FaroCore
 import FoundationEssentials
 import Glibc
 
@@ -35,7 +35,8 @@ enum RecordedDataLoader {
     static func load(directory: String) throws -> [RecordedDataset] {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".csv") }.sorted()
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".csv") }
+                .sorted()
         } catch {
             throw CommandFailure(description: "cannot list \(directory): \(error)")
         }
@@ -66,8 +67,8 @@ enum RecordedDataLoader {
                     return fields[i]
                 }
                 guard let dataset = field("dataset"), let seriesName = field("series"), let role = field("role"),
-                      let distance = field("distance_m").flatMap(Double.init),
-                      let time = field("time_s").flatMap(Double.init), let rssi = field("rssi").flatMap(Double.init)
+                    let distance = field("distance_m").flatMap(Double.init),
+                    let time = field("time_s").flatMap(Double.init), let rssi = field("rssi").flatMap(Double.init)
                 else {
                     throw CommandFailure(description: "\(path): line \(lineNumber): malformed row")
                 }
@@ -77,9 +78,10 @@ enum RecordedDataLoader {
                 }
                 let key = seriesName
                 if byDataset[dataset]?[key] == nil {
-                    byDataset[dataset]?[key] = RecordedSeries(dataset: dataset, name: seriesName,
-                                                              isCalibration: role == "calibration",
-                                                              distance: distance, samples: [])
+                    byDataset[dataset]?[key] = RecordedSeries(
+                        dataset: dataset, name: seriesName,
+                        isCalibration: role == "calibration",
+                        distance: distance, samples: [])
                 }
                 byDataset[dataset]?[key]?.samples.append((time, rssi))
             }

@@ -1,5 +1,5 @@
-import FaroCore
 import Dispatch
+import FaroCore
 import FoundationEssentials
 import Glibc
 
@@ -54,8 +54,10 @@ struct SimulatedRun {
 /// Builds the simulated runs: walkers going between 1 m and 6 m at about 1 m/s with pauses, and static targets.
 enum DistanceSimulation {
     /// Makes packets for a trajectory with the radio model.
-    static func packets(duration: Double, exponent: Double, radio: RadioModel, noise: inout SeededNoise,
-                        truth: (Double) -> Double) -> [(time: Double, rssi: Double)] {
+    static func packets(
+        duration: Double, exponent: Double, radio: RadioModel, noise: inout SeededNoise,
+        truth: (Double) -> Double
+    ) -> [(time: Double, rssi: Double)] {
         var samples: [(time: Double, rssi: Double)] = []
         let step = 1 / radio.advertsPerSecond
         var slow = noise.gaussian() * radio.slowSigma
@@ -80,8 +82,10 @@ enum DistanceSimulation {
     }
 
     /// A walker: waits at 1 m, then walks to 6 m and back at `speed`, pausing 30–45 s at each end.
-    static func walker(legs count: Int, speed: Double, exponent: Double, radio: RadioModel,
-                       noise: inout SeededNoise) -> SimulatedRun {
+    static func walker(
+        legs count: Int, speed: Double, exponent: Double, radio: RadioModel,
+        noise: inout SeededNoise
+    ) -> SimulatedRun {
         var waypoints: [(time: Double, distance: Double)] = [(0, 1)]
         var legs: [(start: Double, from: Double, to: Double)] = []
         var t = noise.uniform(30...45)
@@ -110,8 +114,10 @@ enum DistanceSimulation {
     }
 
     /// A target standing still at `distance` for `duration` seconds.
-    static func still(distance: Double, duration: Double, exponent: Double, radio: RadioModel,
-                      noise: inout SeededNoise) -> SimulatedRun {
+    static func still(
+        distance: Double, duration: Double, exponent: Double, radio: RadioModel,
+        noise: inout SeededNoise
+    ) -> SimulatedRun {
         let truth: (Double) -> Double = { _ in distance }
         let samples = packets(duration: duration, exponent: exponent, radio: radio, noise: &noise, truth: truth)
         return SimulatedRun(duration: duration, truth: truth, samples: samples, legs: [])

@@ -1,7 +1,7 @@
+import Dispatch
 import FaroCore
 import FaroNet
 import FaroStore
-import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -49,21 +49,26 @@ enum OutboxCommand {
         if json {
             let items = rows.map { r in
                 JSON.object([
-                    ("id", JSON.string(r.id)), ("table", JSON.string(r.table.rawValue)), ("state", JSON.string(r.state.rawValue)),
+                    ("id", JSON.string(r.id)), ("table", JSON.string(r.table.rawValue)),
+                    ("state", JSON.string(r.state.rawValue)),
                     ("attempts", String(r.attempts)),
                     ("created_at", JSON.string(Fechahora.format(secondsSince1970: r.createdAt))),
                     ("last_error", r.lastError.map { JSON.string($0) } ?? "null"),
                 ])
             }
-            Output.line(JSON.object([("pending", String(counts.pending)), ("failed", String(counts.failed)),
-                                     ("rows", "[" + items.joined(separator: ", ") + "]")]))
+            Output.line(
+                JSON.object([
+                    ("pending", String(counts.pending)), ("failed", String(counts.failed)),
+                    ("rows", "[" + items.joined(separator: ", ") + "]"),
+                ]))
             return
         }
         Output.line("pending: \(counts.pending)  failed: \(counts.failed)  delivered: \(counts.delivered)")
         for r in rows {
             let when = Fechahora.format(secondsSince1970: r.createdAt)
-            Output.line("\(r.id)  \(r.table.rawValue)  \(r.state.rawValue)  \(when)  attempts=\(r.attempts)"
-                        + (r.lastError.map { "  \($0)" } ?? ""))
+            Output.line(
+                "\(r.id)  \(r.table.rawValue)  \(r.state.rawValue)  \(when)  attempts=\(r.attempts)"
+                    + (r.lastError.map { "  \($0)" } ?? ""))
         }
     }
 
@@ -86,20 +91,24 @@ enum OutboxCommand {
             throw CommandFailure(description: error.description)
         }
         Curl.initialize()
-        let deliverer = OutboxDeliverer(databasePath: database.path, configuration: configuration,
-                                        schedule: .interactive, clock: clock, idleRecheck: 1)
+        let deliverer = OutboxDeliverer(
+            databasePath: database.path, configuration: configuration,
+            schedule: .interactive, clock: clock, idleRecheck: 1)
         deliverer.start()
         let status = deliverer.waitUntilDrained(timeout: timeout)
         deliverer.stop(timeout: 10)
         let counts: OutboxCounts
         do { counts = try database.outbox.counts() } catch { throw CommandFailure(description: error.description) }
         if counts.failed > 0 {
-            Output.error("faro: \(counts.failed) row(s) were refused by the backend and kept; see 'faro outbox' "
-                         + "(retry them with 'faro outbox flush --retry-failed')")
+            Output.error(
+                "faro: \(counts.failed) row(s) were refused by the backend and kept; see 'faro outbox' "
+                    + "(retry them with 'faro outbox flush --retry-failed')")
         }
         guard counts.pending == 0 else {
             let reason = status?.lastProblem ?? "the backend did not answer in time"
-            throw CommandFailure(description: "\(counts.pending) row(s) still pending after \(JSON.number(timeout, decimals: 1)) s: \(reason)")
+            throw CommandFailure(
+                description:
+                    "\(counts.pending) row(s) still pending after \(JSON.number(timeout, decimals: 1)) s: \(reason)")
         }
         Output.line("delivered: \(counts.delivered)  pending: 0  failed: \(counts.failed)")
         return 0

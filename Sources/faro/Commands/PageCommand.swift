@@ -1,6 +1,6 @@
+import Dispatch
 import FaroCore
 import FaroWeb
-import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -19,16 +19,19 @@ enum PageCommand {
         let deviceID = try WebSupport.deviceID(explicitID)
         let loader = PageLoader(fetcher: FreshFetcher(options: FetchOptions(totalTimeout: timeout)))
         let page: LoadedPage
-        do { page = try loader.load(url, deviceID: deviceID.value) } catch { throw CommandFailure(description: error.description) }
+        do { page = try loader.load(url, deviceID: deviceID.value) } catch {
+            throw CommandFailure(description: error.description)
+        }
         let renderStart = ContinuousClock.now
         let text = PlainTextRenderer.render(page.document)
         let rendered = ContinuousClock.now
         Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
         if timing {
-            Output.error("timing: transfer \(WebSupport.milliseconds(page.response.transferDuration)) ms, fetch "
-                + "\(WebSupport.milliseconds(page.fetchDuration)) ms, parse "
-                + "\(WebSupport.milliseconds(page.parseDuration)) ms, render \(WebSupport.milliseconds(rendered - renderStart)) ms, "
-                + "\(page.response.body.count) bytes, device id from \(deviceID.source.rawValue)")
+            Output.error(
+                "timing: transfer \(WebSupport.milliseconds(page.response.transferDuration)) ms, fetch "
+                    + "\(WebSupport.milliseconds(page.fetchDuration)) ms, parse "
+                    + "\(WebSupport.milliseconds(page.parseDuration)) ms, render \(WebSupport.milliseconds(rendered - renderStart)) ms, "
+                    + "\(page.response.body.count) bytes, device id from \(deviceID.source.rawValue)")
         }
         return 0
     }

@@ -1,6 +1,6 @@
+import Dispatch
 import FaroCore
 import FaroStore
-import Dispatch
 import FoundationEssentials
 import Glibc
 

@@ -1,7 +1,7 @@
+import Dispatch
 import FaroCore
 import FaroStore
 import FaroWeb
-import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -34,17 +34,21 @@ enum SaveCommand {
         let database = try OutboxStoreAccess.open()
         let id: Int64
         do {
-            id = try database.savedPages.save(url: saved.url, title: saved.title, business: business, mht: saved.archive,
-                                               now: saved.savedAt.timeIntervalSince1970)
+            id = try database.savedPages.save(
+                url: saved.url, title: saved.title, business: business, mht: saved.archive,
+                now: saved.savedAt.timeIntervalSince1970)
         } catch {
             throw CommandFailure(description: "cannot store the page in Guardados: \(error.description)")
         }
         let destination = output.map { " and \($0)" } ?? ""
-        Output.line("saved \"\(saved.title)\" (\(saved.url)) with \(saved.resourceCount) resource(s) to Guardados #\(id)\(destination)")
+        Output.line(
+            "saved \"\(saved.title)\" (\(saved.url)) with \(saved.resourceCount) resource(s) to Guardados #\(id)\(destination)"
+        )
         for (missingURL, why) in saved.missing { Output.error("faro: left out \(missingURL): \(why)") }
         if timing {
-            Output.error("timing: save \(WebSupport.milliseconds(elapsed)) ms, \(saved.resourceCount) resources, "
-                + "\(saved.archive.count) bytes")
+            Output.error(
+                "timing: save \(WebSupport.milliseconds(elapsed)) ms, \(saved.resourceCount) resources, "
+                    + "\(saved.archive.count) bytes")
         }
         return 0
     }

@@ -1,13 +1,14 @@
+import Dispatch
 import FaroBluetooth
 import FaroCore
 import FaroInstall
-import Dispatch
 import FoundationEssentials
 import Glibc
 
 /// `faro scan [--source bluez|hci|replay FILE|demo] …`: the live ranging table, from a radio or a recording.
 enum ScanCommand {
-    static let usage = "faro scan [--source bluez [--adapter hciN] [--power-on] | hci [--device hciN] [--active]"
+    static let usage =
+        "faro scan [--source bluez [--adapter hciN] [--power-on] | hci [--device hciN] [--active]"
         + " | replay FILE | demo] [--json] [--duration SECONDS] [--speed X] [--stats]"
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -43,9 +44,11 @@ enum ScanCommand {
             let device = try args.option("--device")
             let active = args.flag("--active")
             try args.finish()
-            return try LiveScanSession(source: HCISource(device: device, active: active), json: json,
-                                       statistics: statistics)
-                .run(duration: duration)
+            return try LiveScanSession(
+                source: HCISource(device: device, active: active), json: json,
+                statistics: statistics
+            )
+            .run(duration: duration)
         case nil:
             // The default: bluetoothd when it is on the system bus, otherwise say which sources work without it.
             let options = BlueZSource.Options(adapter: try args.option("--adapter"), powerOn: args.flag("--power-on"))

@@ -1,6 +1,6 @@
+import Dispatch
 import FaroCore
 import FaroWeb
-import Dispatch
 import FoundationEssentials
 import Glibc
 

@@ -1,6 +1,6 @@
+import Dispatch
 import FaroCore
 import FaroWeb
-import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -16,12 +16,15 @@ enum ShowCommand {
         try args.finish()
         let started = ContinuousClock.now
         let opened: OpenedArchive
-        do { opened = try ArchiveOpener.open(path: path) } catch { throw CommandFailure(description: error.description) }
+        do { opened = try ArchiveOpener.open(path: path) } catch {
+            throw CommandFailure(description: error.description)
+        }
         let text = PlainTextRenderer.render(opened.document)
         Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
         if timing {
-            Output.error("timing: open+parse+render \(WebSupport.milliseconds(ContinuousClock.now - started)) ms, "
-                + "\(opened.archive.parts.count) parts")
+            Output.error(
+                "timing: open+parse+render \(WebSupport.milliseconds(ContinuousClock.now - started)) ms, "
+                    + "\(opened.archive.parts.count) parts")
         }
         return 0
     }

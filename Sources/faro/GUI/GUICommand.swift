@@ -1,3 +1,4 @@
+import Dispatch
 import FaroApp
 import FaroBluetooth
 import FaroCore
@@ -5,14 +6,14 @@ import FaroNet
 import FaroStore
 import FaroUI
 import FaroWeb
-import Dispatch
 import FoundationEssentials
 import Glibc
 
 /// `faro [--source bluez|hci|replay FILE|demo] [--backend URL] [--demo]`: the window (a GtkApplication).
 /// `--demo` is the offline demo: the demo recording plus a private faro-backend on loopback.
 enum GUICommand {
-    static let usage = "faro [--demo] [--source bluez|hci|replay FILE|demo] [--backend URL] [--speed X] [--no-tray] [--background]"
+    static let usage =
+        "faro [--demo] [--source bluez|hci|replay FILE|demo] [--backend URL] [--speed X] [--no-tray] [--background]"
 
     @MainActor
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -32,8 +33,9 @@ enum GUICommand {
 
         let env = ProcessInfo.processInfo.environment
         guard !(env["DISPLAY"] ?? "").isEmpty || !(env["WAYLAND_DISPLAY"] ?? "").isEmpty else {
-            throw CommandFailure(description: "no display to open the window on; for the terminal demo run "
-                + "`faro scan --source demo` (or see `faro --help`)")
+            throw CommandFailure(
+                description: "no display to open the window on; for the terminal demo run "
+                    + "`faro scan --source demo` (or see `faro --help`)")
         }
         let database = try FaroDatabase(path: FaroDatabase.defaultPath())
         let stores = DatabaseStores(database: database)
@@ -67,8 +69,9 @@ enum GUICommand {
             default: return ReplaySource(records: records, name: name, loops: name == "demo", speed: speed)
             }
         }
-        let catalog = BackendCatalog(configuration: configuration, databasePath: database.path,
-                                     main: { body in FaroApplication.performOnMain(body) })
+        let catalog = BackendCatalog(
+            configuration: configuration, databasePath: database.path,
+            main: { body in FaroApplication.performOnMain(body) })
         let deviceID = (try? DeviceIDResolver.fromEnvironment().resolve().value) ?? ""
         var environment = GUIEnvironment(
             makeSource: makeSource, catalog: catalog, contacts: stores, registrations: stores, settings: stores,
@@ -132,7 +135,7 @@ final class DemoBackend {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for p in argv { free(p) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, exe, &actions, &attributes, argv, environ)
         close(pipeFDs[1])
@@ -149,15 +152,17 @@ final class DemoBackend {
             buffer += chunk[..<got]
             let text = String(decoding: buffer, as: UTF8.self)
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
-                return DemoBackend(url: String(line.dropFirst("listening on ".count)), pid: pid, output: pipeFDs[0],
-                                   folder: folder)
+                return DemoBackend(
+                    url: String(line.dropFirst("listening on ".count)), pid: pid, output: pipeFDs[0],
+                    folder: folder)
             }
         }
         close(pipeFDs[0])
         kill(pid, SIGTERM)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        throw CommandFailure(description: "the demo faro-backend did not start: \(String(decoding: buffer, as: UTF8.self))")
+        throw CommandFailure(
+            description: "the demo faro-backend did not start: \(String(decoding: buffer, as: UTF8.self))")
     }
 
     func stop() {

@@ -1,9 +1,9 @@
+import Dispatch
 import FaroApp
 import FaroCore
 import FaroStore
 import FaroUI
 import FaroWeb
-import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -24,20 +24,27 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
         self.deviceID = deviceID
     }
 
-    func load(_ url: String, progress: @escaping @MainActor @Sendable (Double?) -> Void,
-              completion: @escaping @MainActor @Sendable (Result<LoadedSite, SiteError>) -> Void) -> any SiteLoad {
-        PageLoader().start(url, deviceID: deviceID, images: true, progress: { now, total in
-            let fraction = total.flatMap { $0 > 0 ? min(1, Double(now) / Double($0)) : nil }
-            FaroApplication.performOnMain { progress(fraction) }
-        }, completion: { result in
-            let answer = result.map { LoadedSite(url: $0.url, document: $0.document, images: $0.images) }
-                .mapError { SiteError($0.description) }
-            FaroApplication.performOnMain { completion(answer) }
-        })
+    func load(
+        _ url: String, progress: @escaping @MainActor @Sendable (Double?) -> Void,
+        completion: @escaping @MainActor @Sendable (Result<LoadedSite, SiteError>) -> Void
+    ) -> any SiteLoad {
+        PageLoader().start(
+            url, deviceID: deviceID, images: true,
+            progress: { now, total in
+                let fraction = total.flatMap { $0 > 0 ? min(1, Double(now) / Double($0)) : nil }
+                FaroApplication.performOnMain { progress(fraction) }
+            },
+            completion: { result in
+                let answer = result.map { LoadedSite(url: $0.url, document: $0.document, images: $0.images) }
+                    .mapError { SiteError($0.description) }
+                FaroApplication.performOnMain { completion(answer) }
+            })
     }
 
-    func save(_ url: String, place: CatalogPlace,
-              completion: @escaping @MainActor @Sendable (Result<Void, SiteError>) -> Void) {
+    func save(
+        _ url: String, place: CatalogPlace,
+        completion: @escaping @MainActor @Sendable (Result<Void, SiteError>) -> Void
+    ) {
         let path = databasePath
         let deviceID = deviceID
         DetachedThread.start(name: "faro-save") {
@@ -45,9 +52,10 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
             do {
                 let page = try PageSaver().save(url, deviceID: deviceID)
                 let db = try FaroDatabase(path: path)
-                try db.savedPages.save(url: page.url, title: page.title.isEmpty ? place.titulo : page.title,
-                                       business: place.cliente, mht: page.archive,
-                                       now: page.savedAt.timeIntervalSince1970)
+                try db.savedPages.save(
+                    url: page.url, title: page.title.isEmpty ? place.titulo : page.title,
+                    business: place.cliente, mht: page.archive,
+                    now: page.savedAt.timeIntervalSince1970)
                 result = .success(())
             } catch {
                 result = .failure(SiteError("\(error)"))
@@ -64,7 +72,9 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
 
     func openSaved(_ id: Int64) throws(SiteError) -> LoadedSite {
         do {
-            guard let bytes = try database.savedPages.archive(id: id) else { throw SiteError("that saved page is gone") }
+            guard let bytes = try database.savedPages.archive(id: id) else {
+                throw SiteError("that saved page is gone")
+            }
             let opened = try ArchiveOpener.open(bytes)
             var images: [String: [UInt8]] = [:]
             for source in opened.document.imageSources { images[source] = opened.imageData(for: source) }
@@ -82,7 +92,9 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
 
     func exportSaved(_ id: Int64, to path: String) throws(SiteError) {
         do {
-            guard let bytes = try database.savedPages.archive(id: id) else { throw SiteError("that saved page is gone") }
+            guard let bytes = try database.savedPages.archive(id: id) else {
+                throw SiteError("that saved page is gone")
+            }
             try AtomicFile.write(bytes, to: path)
         } catch let error as SiteError {
             throw error
@@ -113,12 +125,15 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
             guard let contact = try database.contactProfile.load() else {
                 throw SiteError("enter your contact details first")
             }
-            let comment = try FormRules.optionalText(comentario, field: .comentario, limit: FormRules.maxCommentLength).get()
+            let comment = try FormRules.optionalText(comentario, field: .comentario, limit: FormRules.maxCommentLength)
+                .get()
             let now = Date().timeIntervalSince1970
             let site = SiteIdentity(cliente: place.cliente, titulo: place.titulo, url: place.url)
-            try database.outbox.submit(.contactame(site: site, contact: contact, comentario: comment,
-                                                   fechahora: Fechahora.format(secondsSince1970: now)),
-                                       now: now, marking: place.url)
+            try database.outbox.submit(
+                .contactame(
+                    site: site, contact: contact, comentario: comment,
+                    fechahora: Fechahora.format(secondsSince1970: now)),
+                now: now, marking: place.url)
             stores.deliverer?.wake()
         } catch let error as SiteError {
             throw error
@@ -132,9 +147,11 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
         do {
             let now = Date().timeIntervalSince1970
             let site = SiteIdentity(cliente: place.cliente, titulo: place.titulo, url: place.url)
-            try database.outbox.submit(.rateme(site: site, imei: deviceID, calificacion: stars,
-                                               fechahora: Fechahora.format(secondsSince1970: now)),
-                                       now: now, marking: place.url)
+            try database.outbox.submit(
+                .rateme(
+                    site: site, imei: deviceID, calificacion: stars,
+                    fechahora: Fechahora.format(secondsSince1970: now)),
+                now: now, marking: place.url)
             stores.deliverer?.wake()
         } catch {
             throw SiteError("\(error)")

@@ -1,8 +1,8 @@
+import Dispatch
 import FaroApp
 import FaroCore
 import FaroNet
 import FaroStore
-import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -50,8 +50,10 @@ final class BackendCatalog: CatalogProvider, @unchecked Sendable {
     private var client: TablesClient?
     private let main: @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void
 
-    init(configuration: BackendConfiguration?, databasePath: String,
-         main: @escaping @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void) {
+    init(
+        configuration: BackendConfiguration?, databasePath: String,
+        main: @escaping @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void
+    ) {
         self.configuration = configuration
         self.databasePath = databasePath
         self.main = main
@@ -64,14 +66,17 @@ final class BackendCatalog: CatalogProvider, @unchecked Sendable {
         queue.async { [self] in
             if database == nil { database = try? FaroDatabase(path: path, durable: false) }
             if client == nil, let configuration { client = try? TablesClient(configuration: configuration) }
-            let major = Int(identity.major), minor = Int(identity.minor), uuid = identity.uuid.description
+            let major = Int(identity.major)
+            let minor = Int(identity.minor)
+            let uuid = identity.uuid.description
             if let cached = try? database?.catalogCache.lookup(major: major, minor: minor, uuid: uuid) {
                 let place = BackendCatalog.place(cached, identity)
                 main { completion(place) }
             }
             guard let client, let entries = try? client.catalog(major: major, minor: minor, uuid: uuid) else { return }
-            try? database?.catalogCache.store(major: major, minor: minor, entries: entries,
-                                              now: Date().timeIntervalSince1970)
+            try? database?.catalogCache.store(
+                major: major, minor: minor, entries: entries,
+                now: Date().timeIntervalSince1970)
             let place = entries.first.map { BackendCatalog.place($0, identity) }
             main { completion(place) }
         }

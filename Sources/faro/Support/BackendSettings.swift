@@ -1,6 +1,6 @@
+import Dispatch
 import FaroNet
 import FaroStore
-import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -10,8 +10,10 @@ import Glibc
 /// `$FARO_TABLE_CONTACTAME`, `$FARO_TABLE_RATEME` or the settings `table.<name>` (defaults: the contract's names).
 enum BackendSettings {
     /// The configuration, or nil when no URL is configured anywhere.
-    static func resolve(option: String?, database: FaroDatabase,
-                        environment: [String: String] = ProcessInfo.processInfo.environment) throws -> BackendConfiguration? {
+    static func resolve(
+        option: String?, database: FaroDatabase,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> BackendConfiguration? {
         func setting(_ key: String) -> String? {
             guard let value = try? database.settings.value(key), !value.isEmpty else { return nil }
             return value
@@ -24,10 +26,13 @@ enum BackendSettings {
         } catch {
             throw CommandFailure(description: "backend \(url): \(error)")
         }
-        configuration.tables.catalog = env("FARO_TABLE_BEACONS") ?? setting("table.beacons") ?? configuration.tables.catalog
-        configuration.tables.interested = env("FARO_TABLE_INTERESTED") ?? setting("table.interested")
+        configuration.tables.catalog =
+            env("FARO_TABLE_BEACONS") ?? setting("table.beacons") ?? configuration.tables.catalog
+        configuration.tables.interested =
+            env("FARO_TABLE_INTERESTED") ?? setting("table.interested")
             ?? configuration.tables.interested
-        configuration.tables.contactame = env("FARO_TABLE_CONTACTAME") ?? setting("table.contactame")
+        configuration.tables.contactame =
+            env("FARO_TABLE_CONTACTAME") ?? setting("table.contactame")
             ?? configuration.tables.contactame
         configuration.tables.rateme = env("FARO_TABLE_RATEME") ?? setting("table.rateme") ?? configuration.tables.rateme
         return configuration

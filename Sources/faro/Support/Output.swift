@@ -1,5 +1,5 @@
-import FaroCore
 import Dispatch
+import FaroCore
 import FoundationEssentials
 import Glibc
 
@@ -37,7 +37,9 @@ enum JSON {
     static func number(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "null" }
         var text = String(cFormat: "%.\(decimals)f", value)
-        while text.hasSuffix("0"), let dot = text.firstIndex(of: "."), text.index(after: dot) < text.index(before: text.endIndex) {
+        while text.hasSuffix("0"), let dot = text.firstIndex(of: "."),
+            text.index(after: dot) < text.index(before: text.endIndex)
+        {
             text.removeLast()
         }
         return text

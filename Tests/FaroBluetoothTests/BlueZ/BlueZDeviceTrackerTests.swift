@@ -11,8 +11,10 @@ struct BlueZDeviceTrackerTests {
 
     @Test func anIBeaconWithRSSIIsASighting() throws {
         var t = tracker()
-        let result = t.added(path: Self.device, properties: DeviceProperties(
-            address: "C0:FF:EE:00:00:01", rssi: -61, manufacturerData: [0x004C: Self.payload]), at: 5)
+        let result = t.added(
+            path: Self.device,
+            properties: DeviceProperties(
+                address: "C0:FF:EE:00:00:01", rssi: -61, manufacturerData: [0x004C: Self.payload]), at: 5)
         let s = try #require(result)
         #expect(s.beacon.major == 7 && s.beacon.minor == 0x0102 && s.beacon.measuredPower == -59)
         #expect(s.address.description == "C0:FF:EE:00:00:01" && s.rssi == -61 && s.time == 5)
@@ -20,8 +22,9 @@ struct BlueZDeviceTrackerTests {
 
     @Test func laterChangesReuseWhatIsKnown() throws {
         var t = tracker()
-        let first = t.added(path: Self.device, properties: DeviceProperties(manufacturerData: [0x004C: Self.payload]),
-                            at: 1)
+        let first = t.added(
+            path: Self.device, properties: DeviceProperties(manufacturerData: [0x004C: Self.payload]),
+            at: 1)
         #expect(first == nil, "no RSSI yet")
         let second = t.changed(path: Self.device, properties: DeviceProperties(rssi: -80), at: 2)
         let s = try #require(second)
@@ -31,21 +34,26 @@ struct BlueZDeviceTrackerTests {
         #expect(other == nil, "Connected etc.")
         let invalidation = t.changed(path: Self.device, properties: DeviceProperties(invalidated: ["RSSI"]), at: 4)
         #expect(invalidation == nil)
-        let withoutRSSI = t.changed(path: Self.device,
-                                    properties: DeviceProperties(manufacturerData: [0x004C: Self.payload]), at: 5)
+        let withoutRSSI = t.changed(
+            path: Self.device,
+            properties: DeviceProperties(manufacturerData: [0x004C: Self.payload]), at: 5)
         #expect(withoutRSSI == nil, "RSSI was invalidated")
     }
 
     @Test func otherCompaniesAdaptersAndShortFramesAreIgnored() {
         var t = tracker()
-        let nordic = t.added(path: Self.device,
-                             properties: DeviceProperties(rssi: -60, manufacturerData: [0x0059: Self.payload]), at: 1)
+        let nordic = t.added(
+            path: Self.device,
+            properties: DeviceProperties(rssi: -60, manufacturerData: [0x0059: Self.payload]), at: 1)
         #expect(nordic == nil)
-        let otherAdapter = t.added(path: "/org/bluez/hci1/dev_C0_FF_EE_00_00_02",
-                                   properties: DeviceProperties(rssi: -60, manufacturerData: [0x004C: Self.payload]), at: 1)
+        let otherAdapter = t.added(
+            path: "/org/bluez/hci1/dev_C0_FF_EE_00_00_02",
+            properties: DeviceProperties(rssi: -60, manufacturerData: [0x004C: Self.payload]), at: 1)
         #expect(otherAdapter == nil)
-        let short = t.added(path: Self.device, properties: DeviceProperties(
-            rssi: -60, manufacturerData: [0x004C: Array(Self.payload.prefix(10))]), at: 1)
+        let short = t.added(
+            path: Self.device,
+            properties: DeviceProperties(
+                rssi: -60, manufacturerData: [0x004C: Array(Self.payload.prefix(10))]), at: 1)
         #expect(short == nil)
         #expect(!t.isOurs("/org/bluez/hci0"), "the adapter itself")
         #expect(!t.isOurs("/org/bluez/hci00/dev_C0_FF_EE_00_00_01"), "a prefix of another adapter's path")
@@ -54,8 +62,9 @@ struct BlueZDeviceTrackerTests {
 
     @Test func implausibleRSSIAndMalformedValuesAreCounted() throws {
         var t = tracker()
-        _ = t.added(path: Self.device, properties: DeviceProperties(rssi: -60, manufacturerData: [0x004C: Self.payload]),
-                    at: 1)
+        _ = t.added(
+            path: Self.device, properties: DeviceProperties(rssi: -60, manufacturerData: [0x004C: Self.payload]),
+            at: 1)
         let zero = t.changed(path: Self.device, properties: DeviceProperties(rssi: 0), at: 2)
         let huge = t.changed(path: Self.device, properties: DeviceProperties(rssi: 500), at: 3)
         let malformed = t.changed(path: Self.device, properties: DeviceProperties(malformed: ["RSSI"]), at: 4)
@@ -86,13 +95,17 @@ struct BlueZDeviceTrackerTests {
 struct BlueZReplyTests {
     @Test func errorNamesMapToWhatFaroDoes() {
         #expect(BlueZReply.classify(errorName: "org.bluez.Error.InProgress", message: "") == .done)
-        #expect(BlueZReply.classify(errorName: "org.bluez.Error.NotReady", message: "Resource Not Ready") == .poweredOff)
-        #expect(BlueZReply.classify(errorName: "org.freedesktop.DBus.Error.AccessDenied", message: "Rejected send")
-            == .accessDenied("Rejected send"))
-        #expect(BlueZReply.classify(errorName: "org.freedesktop.DBus.Error.ServiceUnknown", message: "") == .serviceGone)
+        #expect(
+            BlueZReply.classify(errorName: "org.bluez.Error.NotReady", message: "Resource Not Ready") == .poweredOff)
+        #expect(
+            BlueZReply.classify(errorName: "org.freedesktop.DBus.Error.AccessDenied", message: "Rejected send")
+                == .accessDenied("Rejected send"))
+        #expect(
+            BlueZReply.classify(errorName: "org.freedesktop.DBus.Error.ServiceUnknown", message: "") == .serviceGone)
         #expect(BlueZReply.classify(errorName: "org.freedesktop.DBus.Error.UnknownObject", message: "") == .adapterGone)
-        #expect(BlueZReply.classify(errorName: "org.bluez.Error.Failed", message: "boom")
-            == .failed(name: "org.bluez.Error.Failed", message: "boom"))
+        #expect(
+            BlueZReply.classify(errorName: "org.bluez.Error.Failed", message: "boom")
+                == .failed(name: "org.bluez.Error.Failed", message: "boom"))
     }
 
     @Test func statesAndErrorsSayWhatToDo() {
@@ -101,7 +114,8 @@ struct BlueZReplyTests {
         #expect(SourceState.adapterMissing(requested: "hci1").description.contains("hci1"))
         #expect(ScanError.bluezNotRunning.description.contains("--source hci"))
         #expect(ScanError.bluezNotRunning.description.contains("--source demo"))
-        #expect(ScanError.bluezCallFailed(method: "StartDiscovery", errorName: "org.bluez.Error.Failed", message: "x")
-            .description.contains("StartDiscovery"))
+        #expect(
+            ScanError.bluezCallFailed(method: "StartDiscovery", errorName: "org.bluez.Error.Failed", message: "x")
+                .description.contains("StartDiscovery"))
     }
 }

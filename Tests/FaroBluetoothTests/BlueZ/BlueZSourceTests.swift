@@ -45,7 +45,8 @@ struct BlueZSourceTests {
         try driver.start(source)
         #expect(driver.run { driver.states.contains(.scanning(adapter: "hci0")) })
 
-        var pipeline = BeaconPipeline(ranging: RangingEngine(strategy: .faroDefault), regions: RegionMonitor(regions: []))
+        var pipeline = BeaconPipeline(
+            ranging: RangingEngine(strategy: .faroDefault), regions: RegionMonitor(regions: []))
         var fed = 0
         func distance(afterAdvertising rssi: Int16, times: Int) throws -> Double? {
             for _ in 0..<times {
@@ -75,8 +76,9 @@ struct BlueZSourceTests {
         let source = BlueZSource(options: .init(busAddress: mock.address))
         try driver.start(source)
         #expect(driver.run { source.deviceCount == 2 })
-        try mock.control.call(path: "/org/bluez/hci0", "org.bluez.Adapter1", "RemoveDevice",
-                              "(objectpath '\(BlueZMock.devicePath("C0:FF:EE:00:00:01"))',)")
+        try mock.control.call(
+            path: "/org/bluez/hci0", "org.bluez.Adapter1", "RemoveDevice",
+            "(objectpath '\(BlueZMock.devicePath("C0:FF:EE:00:00:01"))',)")
         #expect(driver.run { source.deviceCount == 1 })
         let before = driver.sightings.count
         try mock.advertise("C0:FF:EE:00:00:02", uuid: uuidA, major: 1, minor: 2, rssi: -61)
@@ -235,14 +237,18 @@ struct BlueZSourceTests {
         let path = BlueZMock.devicePath("C0:FF:EE:00:00:09")
         // The stock template's AddDevice: ManufacturerData typed aa{qv}.
         try mock.control.call(path: "/", "org.bluez.Mock", "AddDevice", "('hci0', 'C0:FF:EE:00:00:09', 'junk')")
-        try mock.control.call(path: "/", "org.bluez.Mock", "EmitRaw",
-                              "('\(path)', {'RSSI': <'loud'>, 'ManufacturerData': <[byte 1, 2]>})")
-        try mock.control.call(path: "/", "org.bluez.Mock", "EmitRaw",
-                              "('\(path)', {'RSSI': <int16 -60>, 'ManufacturerData': <{uint16 76: <[byte 2, 21, 1]>}>})")
-        try mock.control.call(path: "/", "org.bluez.Mock", "EmitRaw",
-                              "('\(path)', {'RSSI': <int16 -60>, 'ManufacturerData': <{uint16 76: <'text'>}>})")
-        try mock.control.call(path: "/", "org.bluez.Mock", "EmitRaw",
-                              "('\(path)', {'RSSI': <int16 30000>, 'ManufacturerData': <{uint16 89: <[byte 2, 21]>}>})")
+        try mock.control.call(
+            path: "/", "org.bluez.Mock", "EmitRaw",
+            "('\(path)', {'RSSI': <'loud'>, 'ManufacturerData': <[byte 1, 2]>})")
+        try mock.control.call(
+            path: "/", "org.bluez.Mock", "EmitRaw",
+            "('\(path)', {'RSSI': <int16 -60>, 'ManufacturerData': <{uint16 76: <[byte 2, 21, 1]>}>})")
+        try mock.control.call(
+            path: "/", "org.bluez.Mock", "EmitRaw",
+            "('\(path)', {'RSSI': <int16 -60>, 'ManufacturerData': <{uint16 76: <'text'>}>})")
+        try mock.control.call(
+            path: "/", "org.bluez.Mock", "EmitRaw",
+            "('\(path)', {'RSSI': <int16 30000>, 'ManufacturerData': <{uint16 89: <[byte 2, 21]>}>})")
         try mock.control.call(path: "/", "org.bluez.Mock", "EmitMisshapen", "('\(path)',)")
         #expect(driver.run { source.statistics.rejected >= 6 })
         #expect(driver.sightings.isEmpty)
@@ -279,9 +285,10 @@ struct BlueZSourceTests {
         let driver = SourceDriver()
         let source = BlueZSource(options: .init(busAddress: bus.address))
         try driver.start(source)
-        #expect(driver.run {
-            if case .accessDenied = driver.states.last { return true } else { return false }
-        })
+        #expect(
+            driver.run {
+                if case .accessDenied = driver.states.last { return true } else { return false }
+            })
         let message = driver.states.last?.description ?? ""
         #expect(message.contains("denied") && message.contains("--source hci"), "\(message)")
         #expect(driver.stop(source))

@@ -1,6 +1,7 @@
 import CGio
-@testable import FaroBluetooth
 import Testing
+
+@testable import FaroBluetooth
 
 /// Reading BlueZ's GVariant dictionaries and building Faro's own arguments, without a bus.
 struct BlueZVariantTests {
@@ -20,7 +21,8 @@ struct BlueZVariantTests {
     }
 
     @Test func readsDeviceProperties() throws {
-        let dictionary = try parse("""
+        let dictionary = try parse(
+            """
             {'Address': <'C0:FF:EE:00:00:01'>, 'Adapter': <objectpath '/org/bluez/hci0'>, 'RSSI': <int16 -61>,
              'ManufacturerData': <{uint16 76: <[byte 2, 21, 1]>, uint16 89: <@ay []>}>, 'Name': <'x'>}
             """)
@@ -33,7 +35,8 @@ struct BlueZVariantTests {
 
     @Test func namesWhatHasTheWrongType() throws {
         // The stock dbusmock template's aa{qv}, an RSSI as text, an address as a number.
-        let dictionary = try parse("""
+        let dictionary = try parse(
+            """
             {'ManufacturerData': <@aa{qv} []>, 'RSSI': <'loud'>, 'Address': <42>}
             """)
         defer { g_variant_unref(dictionary) }

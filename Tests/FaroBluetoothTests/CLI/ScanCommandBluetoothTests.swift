@@ -29,8 +29,9 @@ struct ScanCommandBluetoothTests {
         try mock.addAdapter()
         try mock.addBeacon("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
         let folder = try TemporaryDirectory()
-        let scan = try ChildProcess(faro, ["scan", "--source", "bluez", "--json", "--duration", "3"],
-                                    environment: env(mock, folder))
+        let scan = try ChildProcess(
+            faro, ["scan", "--source", "bluez", "--json", "--duration", "3"],
+            environment: env(mock, folder))
         #expect(waitForStderr(scan, "scanning with hci0"))
         for _ in 0..<15 {
             try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
@@ -93,11 +94,13 @@ struct ScanCommandBluetoothTests {
 
     @Test func optionsBelongToTheirSource() throws {
         let folder = try TemporaryDirectory()
-        let r = try ChildProcess.run(faro, ["scan", "--source", "demo", "--adapter", "hci0"],
-                                     environment: folder.xdgEnvironment, timeout: 20)
+        let r = try ChildProcess.run(
+            faro, ["scan", "--source", "demo", "--adapter", "hci0"],
+            environment: folder.xdgEnvironment, timeout: 20)
         #expect(r.status == 2 && r.stderr.contains("--adapter"))
-        let bad = try ChildProcess.run(faro, ["scan", "--source", "hci", "--device", "bt0"],
-                                       environment: folder.xdgEnvironment, timeout: 20)
+        let bad = try ChildProcess.run(
+            faro, ["scan", "--source", "hci", "--device", "bt0"],
+            environment: folder.xdgEnvironment, timeout: 20)
         #expect(bad.status == 1 && bad.stderr.contains("--device must name an adapter like hci0"))
     }
 

@@ -1,13 +1,15 @@
-@testable import FaroBluetooth
 import FaroCore
 import FaroTestSupport
 import Foundation
 import Glibc
 import Testing
 
+@testable import FaroBluetooth
+
 /// Whether this kernel offers Bluetooth sockets (the build machines do not: EAFNOSUPPORT).
 let kernelHasBluetooth: Bool = {
-    let fd = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue), 1 /* BTPROTO_HCI */)
+    // 31 is AF_BLUETOOTH, 1 is BTPROTO_HCI.
+    let fd = socket(31, Int32(SOCK_RAW.rawValue), 1)
     if fd >= 0 { close(fd) }
     return fd >= 0
 }()
@@ -17,7 +19,8 @@ let kernelHasBluetooth: Bool = {
 struct HCISourceTests {
     /// An LE Advertising Report event as a raw HCI socket delivers it, with three reports: an iBeacon (RSSI −82),
     /// a scan response without one, and an iBeacon whose RSSI the controller did not report (127).
-    static let threeReports = "043e5f02030001010000eeffc01e0201061aff4c000215fa20de300b1e4c5a9b5ed3a0be0c0de100640001c5ae"
+    static let threeReports =
+        "043e5f02030001010000eeffc01e0201061aff4c000215fa20de300b1e4c5a9b5ed3a0be0c0de100640001c5ae"
         + "0401020000eeffc003020a00b00000030000eeffc01e0201061aff4c000215fa20de300b1e4c5a9b5ed3a0be0c0de100640003c57f"
     /// One report as recorded in the demo walk (C0:FF:EE:00:00:02, RSSI −92).
     static let recorded = "043e2a02010000020000eeffc01e0201061aff4c000215fa20de300b1e4c5a9b5ed3a0be0c0de100640002c3a4"
@@ -63,31 +66,38 @@ struct HCISourceTests {
         }
         #expect(map(EAFNOSUPPORT, .openSocket) == .bluetoothNotInKernel)
         #expect(map(ENODEV, .openDevice) == .noAdapter(device: "hci0"))
-        #expect(HCIErrorMapping.error(errno: ENODEV, step: .findAdapter, device: nil, executable: exe)
-            == .noAdapter(device: nil))
+        #expect(
+            HCIErrorMapping.error(errno: ENODEV, step: .findAdapter, device: nil, executable: exe)
+                == .noAdapter(device: nil))
         #expect(map(EPERM) == .missingRawCapability(executable: exe))
         #expect(map(EACCES) == .missingRawCapability(executable: exe))
         #expect(map(ENETDOWN) == .adapterDown(device: "hci0"))
         #expect(map(ETIMEDOUT) == .controllerTimeout(device: "hci0", command: "LE Set Scan Parameters"))
         if case .controllerBusy = map(EBUSY) {} else { Issue.record("EBUSY is a busy controller") }
         if case .controllerBusy = map(EIO, .enableScan) {} else { Issue.record("EIO is a busy controller") }
-        if case .systemCallFailed(_, let code, _) = map(EMFILE) { #expect(code == EMFILE) } else {
+        if case .systemCallFailed(_, let code, _) = map(EMFILE) {
+            #expect(code == EMFILE)
+        } else {
             Issue.record("other errors keep their errno")
         }
         let disallowed = HCIErrorMapping.error(status: 0x0C, step: .enableScan, device: "hci0")
-        #expect(disallowed.description.contains("Command Disallowed") && disallowed.description.contains("--source bluez"))
-        #expect(HCIErrorMapping.error(status: 0x12, step: .enableScan, device: "hci0")
-            == .commandFailed(device: "hci0", command: "LE Set Scan Enable", status: 0x12))
+        #expect(
+            disallowed.description.contains("Command Disallowed") && disallowed.description.contains("--source bluez"))
+        #expect(
+            HCIErrorMapping.error(status: 0x12, step: .enableScan, device: "hci0")
+                == .commandFailed(device: "hci0", command: "LE Set Scan Enable", status: 0x12))
     }
 
     @Test func messagesSayWhatToDo() {
-        #expect(ScanError.missingRawCapability(executable: "/opt/faro/bin/faro").description
-            .contains("sudo setcap cap_net_raw,cap_net_admin+eip /opt/faro/bin/faro"))
+        #expect(
+            ScanError.missingRawCapability(executable: "/opt/faro/bin/faro").description
+                .contains("sudo setcap cap_net_raw,cap_net_admin+eip /opt/faro/bin/faro"))
         #expect(ScanError.bluetoothNotInKernel.description.contains("EAFNOSUPPORT"))
         #expect(ScanError.noAdapter(device: nil).description.contains("ENODEV"))
         #expect(ScanError.controllerBusy(device: "hci0", detail: "EBUSY").description.contains("--source bluez"))
-        #expect(ScanError.commandFailed(device: "hci0", command: "LE Set Scan Enable", status: 0x0C).description
-            .contains("0x0c"))
+        #expect(
+            ScanError.commandFailed(device: "hci0", command: "LE Set Scan Enable", status: 0x0C).description
+                .contains("0x0c"))
         #expect(HCISource.deviceNumber("hci3") == 3)
         #expect(HCISource.deviceNumber("hci") == nil && HCISource.deviceNumber("usb0") == nil)
         #expect(HCISource.deviceNumber("hci-1") == nil)
@@ -117,8 +127,10 @@ struct HCIReaderTests {
         #expect(throws: Never.self) {
             try source.start(readingFrom: pair[0]) { [weak driver] event in driver?.events.append(event) }
         }
-        for hex in [HCISourceTests.threeReports, "040e0401 0c2000".replacingOccurrences(of: " ", with: ""),
-                    HCISourceTests.recorded] {
+        for hex in [
+            HCISourceTests.threeReports, "040e0401 0c2000".replacingOccurrences(of: " ", with: ""),
+            HCISourceTests.recorded,
+        ] {
             let bytes = try Hex.decode(hex)
             #expect(bytes.withUnsafeBytes { write(pair[1], $0.baseAddress, $0.count) } == bytes.count)
         }

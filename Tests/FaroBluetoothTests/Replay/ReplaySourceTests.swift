@@ -5,13 +5,18 @@ import Testing
 /// Replays and the demo behind the same interface as the radios.
 struct ReplaySourceTests {
     static func record(_ t: Double, minor: UInt8, rssi: Int8 = -60) -> ReplayRecord {
-        let data: [UInt8] = [0x4C, 0x00, 0x02, 0x15] + Array(repeating: 0x11, count: 16) + [0x00, 0x01, 0x00, minor, 0xC5]
-        return ReplayRecord(time: t, address: BluetoothAddress(value: UInt64(minor)), rssi: rssi, kind: .msd, data: data)
+        let data: [UInt8] =
+            [0x4C, 0x00, 0x02, 0x15] + Array(repeating: 0x11, count: 16) + [0x00, 0x01, 0x00, minor, 0xC5]
+        return ReplayRecord(
+            time: t, address: BluetoothAddress(value: UInt64(minor)), rssi: rssi, kind: .msd, data: data)
     }
 
-    static let records = [record(10, minor: 1), record(10.5, minor: 2), ReplayRecord(
-        time: 10.7, address: BluetoothAddress(value: 9), rssi: -50, kind: .ad, data: [0x02, 0x01, 0x06]),
-                          record(11, minor: 3)]
+    static let records = [
+        record(10, minor: 1), record(10.5, minor: 2),
+        ReplayRecord(
+            time: 10.7, address: BluetoothAddress(value: 9), rssi: -50, kind: .ad, data: [0x02, 0x01, 0x06]),
+        record(11, minor: 3),
+    ]
 
     @Test func releasesExactlyWhatIsDue() {
         let source = ReplaySource(records: Self.records)

@@ -14,8 +14,9 @@ final class BusControl {
 
     init(address: String) throws {
         var error: UnsafeMutablePointer<GError>?
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-            | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        let flags = GDBusConnectionFlags(
+            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
             throw HarnessError(description: "cannot connect to \(address): \(BusControl.message(error))")
         }
@@ -35,14 +36,19 @@ final class BusControl {
 
     /// Calls `interface.method` on `path` of `destination`; throws the D-Bus error's message.
     @discardableResult
-    func call(_ destination: String = "org.bluez", path: String, _ interface: String, _ method: String,
-              _ arguments: String = "()") throws -> String {
+    func call(
+        _ destination: String = "org.bluez", path: String, _ interface: String, _ method: String,
+        _ arguments: String = "()"
+    ) throws -> String {
         var error: UnsafeMutablePointer<GError>?
         guard let parameters = g_variant_parse(nil, arguments, nil, nil, &error) else {
             throw HarnessError(description: "bad GVariant text \(arguments): \(BusControl.message(error))")
         }
-        guard let reply = g_dbus_connection_call_sync(connection, destination, path, interface, method, parameters,
-                                                      nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
+        guard
+            let reply = g_dbus_connection_call_sync(
+                connection, destination, path, interface, method, parameters,
+                nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
+        else {
             throw HarnessError(description: "\(method) failed: \(BusControl.message(error))")
         }
         defer { g_variant_unref(reply) }
@@ -52,14 +58,19 @@ final class BusControl {
     }
 
     /// The number of elements of the array a method returns as its only value (e.g. GetMethodCalls).
-    func count(_ destination: String = "org.bluez", path: String, _ interface: String, _ method: String,
-               _ arguments: String) throws -> Int {
+    func count(
+        _ destination: String = "org.bluez", path: String, _ interface: String, _ method: String,
+        _ arguments: String
+    ) throws -> Int {
         var error: UnsafeMutablePointer<GError>?
         guard let parameters = g_variant_parse(nil, arguments, nil, nil, &error) else {
             throw HarnessError(description: "bad GVariant text \(arguments): \(BusControl.message(error))")
         }
-        guard let reply = g_dbus_connection_call_sync(connection, destination, path, interface, method, parameters,
-                                                      nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
+        guard
+            let reply = g_dbus_connection_call_sync(
+                connection, destination, path, interface, method, parameters,
+                nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
+        else {
             throw HarnessError(description: "\(method) failed: \(BusControl.message(error))")
         }
         defer { g_variant_unref(reply) }
@@ -70,8 +81,9 @@ final class BusControl {
 
     /// Whether `name` has an owner on the bus.
     func hasOwner(_ name: String) throws -> Bool {
-        try call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
-                 "('\(name)',)") == "(true,)"
+        try call(
+            "org.freedesktop.DBus", path: "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+            "('\(name)',)") == "(true,)"
     }
 }
 
@@ -103,8 +115,9 @@ final class BlueZMock {
 
     /// Starts the mock and waits (up to 10 s) until it owns `org.bluez`.
     func start() throws {
-        let mock = try ChildProcess("/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", BlueZMock.template],
-                                    environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
+        let mock = try ChildProcess(
+            "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", BlueZMock.template],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
         process = mock
         let deadline = Date().addingTimeInterval(10)
         while !(try control.hasOwner("org.bluez")) {
@@ -143,18 +156,24 @@ final class BlueZMock {
         try control.call(path: "/", "org.bluez.Mock", "AddAdapter", "('\(name)', 'Faro test')")
     }
 
-    func addBeacon(_ address: String, uuid: String, major: UInt16, minor: UInt16, power: Int8 = -59,
-                   rssi: Int16, adapter: String = "hci0") throws {
-        try control.call(path: "/", "org.bluez.Mock", "AddBeacon",
-                         "('\(adapter)', '\(address)', '\(uuid)', uint16 \(major), uint16 \(minor), "
-                             + "byte \(UInt8(bitPattern: power)), int16 \(rssi))")
+    func addBeacon(
+        _ address: String, uuid: String, major: UInt16, minor: UInt16, power: Int8 = -59,
+        rssi: Int16, adapter: String = "hci0"
+    ) throws {
+        try control.call(
+            path: "/", "org.bluez.Mock", "AddBeacon",
+            "('\(adapter)', '\(address)', '\(uuid)', uint16 \(major), uint16 \(minor), "
+                + "byte \(UInt8(bitPattern: power)), int16 \(rssi))")
     }
 
-    func advertise(_ address: String, uuid: String, major: UInt16, minor: UInt16, power: Int8 = -59, rssi: Int16,
-                   adapter: String = "hci0") throws {
-        try control.call(path: "/", "org.bluez.Mock", "Advertise",
-                         "('\(adapter)', '\(address)', '\(uuid)', uint16 \(major), uint16 \(minor), "
-                             + "byte \(UInt8(bitPattern: power)), int16 \(rssi))")
+    func advertise(
+        _ address: String, uuid: String, major: UInt16, minor: UInt16, power: Int8 = -59, rssi: Int16,
+        adapter: String = "hci0"
+    ) throws {
+        try control.call(
+            path: "/", "org.bluez.Mock", "Advertise",
+            "('\(adapter)', '\(address)', '\(uuid)', uint16 \(major), uint16 \(minor), "
+                + "byte \(UInt8(bitPattern: power)), int16 \(rssi))")
     }
 
     func setPowered(_ powered: Bool, adapter: String = "hci0") throws {
@@ -173,8 +192,9 @@ final class BlueZMock {
 
     /// Whether the adapter is powered, read back from the mock.
     func isPowered(adapter: String = "hci0") throws -> Bool {
-        try control.call(path: "/org/bluez/\(adapter)", "org.freedesktop.DBus.Properties", "Get",
-                         "('org.bluez.Adapter1', 'Powered')") == "(<true>,)"
+        try control.call(
+            path: "/org/bluez/\(adapter)", "org.freedesktop.DBus.Properties", "Get",
+            "('org.bluez.Adapter1', 'Powered')") == "(<true>,)"
     }
 
     static func devicePath(_ address: String, adapter: String = "hci0") -> String {
