@@ -32,7 +32,7 @@ let package = Package(
         cLibrary("CQREncode", pkgConfig: "libqrencode", apt: "libqrencode-dev"),
         .target(
             name: "CShim",
-            dependencies: ["CGtk", "CNotify", "CBluez", "CSQLite", "CCurl", "CXML2"],
+            dependencies: ["CGio", "CSQLite", "CCurl"],
             path: "Sources/CShim"
         ),
         .target(
@@ -45,17 +45,26 @@ let package = Package(
         .executableTarget(
             name: "faro-backend", dependencies: ["FaroCore", "FaroStore", "FaroInstall", "CSoup", "CShim"], path: "Sources/faro-backend"
         ),
-        .target(name: "FaroBluetooth", dependencies: ["FaroCore", "CGio", "CBluez"], path: "Sources/FaroBluetooth"),
+        // GLib at the C boundary, once: closures owned by GLib, main-context sources, signals, the D-Bus client.
+        .target(name: "FaroGLib", dependencies: ["CGio", "CShim"], path: "Sources/FaroGLib"),
+        .target(
+            name: "FaroBluetooth", dependencies: ["FaroCore", "FaroGLib", "CGio", "CBluez"], path: "Sources/FaroBluetooth"
+        ),
         .target(
             name: "FaroWeb", dependencies: ["FaroCore", "CShim", "CCurl", "CXML2", "CGio", "CQREncode"], path: "Sources/FaroWeb"
         ),
-        .executableTarget(name: "faro", dependencies: ["FaroCore", "FaroBluetooth", "FaroStore", "FaroNet", "FaroApp", "FaroUI", "FaroWeb", "FaroInstall"],
+        .executableTarget(
+            name: "faro",
+            dependencies: [
+                "FaroCore", "FaroGLib", "FaroBluetooth", "FaroStore", "FaroNet", "FaroApp", "FaroUI", "FaroWeb",
+                "FaroInstall",
+            ],
             path: "Sources/faro"
         ),
         .target(name: "FaroApp", dependencies: ["FaroCore"], path: "Sources/FaroApp"),
         .target(name: "FaroInstall", path: "Sources/FaroInstall"),
         .target(name: "FaroUI",
-            dependencies: ["FaroApp", "FaroCore", "FaroBluetooth", "FaroInstall", "CGtk", "CNotify", "CAppIndicator", "CShim"],
+            dependencies: ["FaroApp", "FaroCore", "FaroGLib", "FaroInstall", "CGtk", "CNotify", "CAppIndicator", "CShim"],
             path: "Sources/FaroUI"),
         .target(name: "FaroTestSupport", dependencies: ["CShim"], path: "Tests/FaroTestSupport"),
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),
@@ -71,7 +80,7 @@ let package = Package(
             name: "FaroUITests", dependencies: ["FaroTestSupport", "faro", "FaroApp", "FaroCore", "FaroStore"],
             path: "Tests/FaroUITests"
         ),
-        .testTarget(name: "CShimTests", dependencies: ["CShim"], path: "Tests/CShimTests"),
+        .testTarget(name: "CShimTests", dependencies: ["CShim", "CGio"], path: "Tests/CShimTests"),
         .testTarget(
             name: "FaroWebTests",
             dependencies: ["FaroWeb", "FaroCore", "FaroStore", "FaroUI", "CGtk", "FaroTestSupport", "faro", "faro-backend"],
@@ -79,7 +88,7 @@ let package = Package(
         ),
         .testTarget(name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),
         .testTarget(
-            name: "FaroBluetoothTests", dependencies: ["FaroBluetooth", "FaroCore", "FaroTestSupport", "CGio", "faro"],
+            name: "FaroBluetoothTests", dependencies: ["FaroBluetooth", "FaroCore", "FaroGLib", "FaroTestSupport", "CGio", "faro"],
             path: "Tests/FaroBluetoothTests", exclude: ["Templates"]
         ),
     ],

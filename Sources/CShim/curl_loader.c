@@ -16,7 +16,7 @@
 #include <curl/curl.h>
 #pragma GCC visibility pop
 
-#include "CShim.h"
+#include "faro_curl.h"
 #include "curl_forward.h"
 
 static void *library;

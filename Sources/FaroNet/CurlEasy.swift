@@ -1,5 +1,5 @@
 internal import CCurl
-internal import CShim
+internal import CShim.Curl
 import FaroCore
 import FoundationEssentials
 

@@ -1,3 +1,4 @@
+import CGio
 import CShim
 import Testing
 

@@ -1,5 +1,6 @@
 internal import CGio
 import FaroCore
+import FaroGLib
 
 /// What bluetoothd answered, sorted by what Faro does about it. Pure, so the mapping is tested without a bus.
 public enum BlueZReply: Equatable, Sendable {
@@ -97,7 +98,7 @@ public final class BlueZSource: AdvertisementSource {
     private var handler: ((SourceEvent) -> Void)?
     /// The main context replies and signals are dispatched on (the starter's), kept alive while scanning.
     private var context: OpaquePointer?
-    private var cancellable: UnsafeMutablePointer<GCancellable>?
+    private var cancellable: DBusCancellable?
     private var connection: OpaquePointer?
     private var subscriptions: [UInt32] = []
     private var nameWatch: UInt32 = 0
@@ -143,13 +144,13 @@ public final class BlueZSource: AdvertisementSource {
         switch DBusClient.callSync(
             connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
             interface: "org.freedesktop.DBus", method: "NameHasOwner",
-            parameters: BlueZVariant.stringTuple(service), timeoutMilliseconds: 3000)
+            parameters: GVariantReading.stringTuple(service), timeoutMilliseconds: 3000)
         {
         case .success(let reply):
             defer { g_variant_unref(reply) }
             guard let child = g_variant_get_child_value(reply, 0) else { return .success(false) }
             defer { g_variant_unref(child) }
-            return .success(BlueZVariant.has(child, type: "b") && g_variant_get_boolean(child) != 0)
+            return .success(GVariantReading.has(child, type: "b") && g_variant_get_boolean(child) != 0)
         case .failure(let f):
             return .failure(.systemBusUnavailable(detail: f.message))
         }
@@ -165,8 +166,8 @@ public final class BlueZSource: AdvertisementSource {
         case .failure(let f): throw .systemBusUnavailable(detail: f.message)
         }
         self.handler = handler
-        context = GLibMainContext.currentContext()
-        cancellable = g_cancellable_new()
+        context = MainContextSources.currentContext()
+        cancellable = DBusCancellable()
         DBusClient.connect(address: address, cancellable: cancellable) { [weak self] result in
             guard let self, self.handler != nil else {
                 if case .success(let connection) = result { g_object_unref(UnsafeMutableRawPointer(connection)) }
@@ -264,7 +265,7 @@ public final class BlueZSource: AdvertisementSource {
     }
 
     private func loadManagedObjects(_ reply: OpaquePointer?) {
-        guard let reply, BlueZVariant.has(reply, type: "(a{oa{sa{sv}}})"),
+        guard let reply, GVariantReading.has(reply, type: "(a{oa{sa{sv}}})"),
             let objects = g_variant_get_child_value(reply, 0)
         else {
             counters.rejected += 1
@@ -280,9 +281,9 @@ public final class BlueZSource: AdvertisementSource {
             defer { index += 1 }
             guard let entry = g_variant_get_child_value(objects, index) else { continue }
             defer { g_variant_unref(entry) }
-            guard let path = BlueZVariant.stringChild(entry, 0), let interfaces = g_variant_get_child_value(entry, 1)
+            guard let path = GVariantReading.stringChild(entry, 0), let interfaces = g_variant_get_child_value(entry, 1)
             else { continue }
-            BlueZVariant.forEachInterface(interfaces) { name, properties in
+            GVariantReading.forEachInterface(interfaces) { name, properties in
                 if name == BlueZSource.adapterInterface {
                     adapters[path] = BlueZVariant.adapterProperties(properties)
                 } else if name == BlueZSource.deviceInterface {
@@ -302,7 +303,8 @@ public final class BlueZSource: AdvertisementSource {
 
     private func interfacesAdded(_ parameters: OpaquePointer) {
         counters.signals += 1
-        guard BlueZVariant.has(parameters, type: "(oa{sa{sv}})"), let path = BlueZVariant.stringChild(parameters, 0),
+        guard GVariantReading.has(parameters, type: "(oa{sa{sv}})"),
+            let path = GVariantReading.stringChild(parameters, 0),
             let interfaces = g_variant_get_child_value(parameters, 1)
         else {
             counters.rejected += 1
@@ -310,7 +312,7 @@ public final class BlueZSource: AdvertisementSource {
         }
         defer { g_variant_unref(interfaces) }
         var adapterChanged = false
-        BlueZVariant.forEachInterface(interfaces) { name, properties in
+        GVariantReading.forEachInterface(interfaces) { name, properties in
             if name == BlueZSource.adapterInterface {
                 adapters[path] = BlueZVariant.adapterProperties(properties)
                 adapterChanged = true
@@ -324,14 +326,14 @@ public final class BlueZSource: AdvertisementSource {
 
     private func interfacesRemoved(_ parameters: OpaquePointer) {
         counters.signals += 1
-        guard BlueZVariant.has(parameters, type: "(oas)"), let path = BlueZVariant.stringChild(parameters, 0),
+        guard GVariantReading.has(parameters, type: "(oas)"), let path = GVariantReading.stringChild(parameters, 0),
             let names = g_variant_get_child_value(parameters, 1)
         else {
             counters.rejected += 1
             return
         }
         defer { g_variant_unref(names) }
-        for name in BlueZVariant.strings(names) {
+        for name in GVariantReading.strings(names) {
             if name == BlueZSource.deviceInterface {
                 tracker.removed(path: path)
             } else if name == BlueZSource.adapterInterface {
@@ -347,7 +349,7 @@ public final class BlueZSource: AdvertisementSource {
 
     private func propertiesChanged(_ path: UnsafePointer<CChar>, _ parameters: OpaquePointer) {
         counters.signals += 1
-        guard BlueZVariant.has(parameters, type: "(sa{sv}as)"),
+        guard GVariantReading.has(parameters, type: "(sa{sv}as)"),
             let interface = g_variant_get_child_value(parameters, 0)
         else {
             counters.rejected += 1
@@ -361,7 +363,7 @@ public final class BlueZSource: AdvertisementSource {
         if strcmp(interfaceName, BlueZSource.deviceInterface) == 0 {
             var invalidated: [String] = []
             if let list = g_variant_get_child_value(parameters, 2) {
-                if g_variant_n_children(list) > 0 { invalidated = BlueZVariant.strings(list) }
+                if g_variant_n_children(list) > 0 { invalidated = GVariantReading.strings(list) }
                 g_variant_unref(list)
             }
             let device = BlueZVariant.deviceProperties(changes, invalidated: invalidated)
@@ -543,8 +545,7 @@ public final class BlueZSource: AdvertisementSource {
     private func teardown() {
         handler = nil
         if let cancellable {
-            g_cancellable_cancel(cancellable)
-            g_object_unref(UnsafeMutableRawPointer(cancellable))
+            cancellable.cancel()
             self.cancellable = nil
         }
         if nameWatch != 0 {

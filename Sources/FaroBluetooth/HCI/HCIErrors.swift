@@ -1,3 +1,4 @@
+import FaroCore
 import Glibc
 
 /// The HCI steps that can fail, for mapping a failure to what the user should do.

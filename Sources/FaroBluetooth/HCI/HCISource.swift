@@ -1,6 +1,7 @@
 internal import CBluez
 internal import CGio
 import FaroCore
+import FaroGLib
 import FoundationEssentials
 import Glibc
 
@@ -44,8 +45,8 @@ public final class HCISource: AdvertisementSource {
 
     deinit {
         reader?.requestStop()
-        if watch != 0 { GLibMainContext.remove(watch, context: context) }
-        if let context { g_main_context_unref(context) }
+        if watch != 0 { MainContextSources.remove(watch, context: context) }
+        MainContextSources.release(context: context)
     }
 
     /// The adapter number in `hciN`, or nil when the name is not of that form.
@@ -95,8 +96,8 @@ public final class HCISource: AdvertisementSource {
     private func attach(_ reader: HCIReader, _ handler: @escaping (SourceEvent) -> Void) {
         self.reader = reader
         self.handler = handler
-        context = GLibMainContext.currentContext()
-        watch = GLibMainContext.addFDWatch(reader.notifyFD, context: context) { [weak self] in
+        context = MainContextSources.currentContext()
+        watch = MainContextSources.addFDWatch(reader.notifyFD, context: context) { [weak self] in
             self?.drain() ?? false
         }
     }

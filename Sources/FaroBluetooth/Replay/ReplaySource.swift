@@ -1,5 +1,5 @@
-internal import CGio
 import FaroCore
+import FaroGLib
 
 /// Recorded advertisements played back as a source: a replay file, or the looping demo recording.
 ///
@@ -27,8 +27,8 @@ public final class ReplaySource: AdvertisementSource {
     }
 
     deinit {
-        if timer != 0 { GLibMainContext.remove(timer, context: context) }
-        if let context { g_main_context_unref(context) }
+        if timer != 0 { MainContextSources.remove(timer, context: context) }
+        MainContextSources.release(context: context)
     }
 
     /// Whether every record of the current pass has been released.
@@ -63,7 +63,7 @@ public final class ReplaySource: AdvertisementSource {
     }
 
     public func start(_ handler: @escaping (SourceEvent) -> Void) throws(ScanError) {
-        if context == nil { context = GLibMainContext.currentContext() }
+        if context == nil { context = MainContextSources.currentContext() }
         let startedAt = GLibMainLoop.monotonicSeconds()
         let firstTime = self.firstTime
         let speed = self.speed
@@ -76,7 +76,7 @@ public final class ReplaySource: AdvertisementSource {
     private func schedule(in seconds: Double, clock: @escaping () -> Double, _ handler: @escaping (SourceEvent) -> Void)
     {
         let milliseconds = UInt32(min(max(seconds, 0.02), 3600) * 1000)
-        timer = GLibMainContext.addTimeout(milliseconds: milliseconds, context: context) { [weak self] in
+        timer = MainContextSources.addTimeout(milliseconds: milliseconds, context: context) { [weak self] in
             guard let self else { return false }
             let now = clock()
             self.release(until: now) { handler(.sighting($0)) }
@@ -97,7 +97,7 @@ public final class ReplaySource: AdvertisementSource {
     }
 
     public func stop(_ done: @escaping () -> Void) {
-        if timer != 0 { GLibMainContext.remove(timer, context: context) }
+        if timer != 0 { MainContextSources.remove(timer, context: context) }
         timer = 0
         done()
     }

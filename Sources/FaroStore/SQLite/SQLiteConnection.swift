@@ -1,5 +1,5 @@
 internal import CSQLite
-internal import CShim
+internal import CShim.SQLite
 import FoundationEssentials
 import Glibc
 

@@ -1,5 +1,5 @@
 internal import CSQLite
-internal import CShim
+internal import CShim.SQLite
 
 /// A value stored in or read from SQLite: the five storage classes.
 public enum SQLiteValue: Equatable, Sendable {

@@ -1,6 +1,6 @@
 internal import CGtk
-internal import CShim
 import FaroCore
+import FaroGLib
 import FoundationEssentials
 
 /// Opt-in measurement hooks for `bench/window/run.sh`, read from the environment when the main window is created.
@@ -46,27 +46,17 @@ enum BenchmarkHooks {
         needRows: Bool
     ) {
         let watch = FrameWatch(window: window, application: application, needRows: needRows)
-        let draw: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
-            _, _, data in
-            guard let data else { return 0 }
-            let watch = Unmanaged<FrameWatch>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                guard !watch.done, !watch.needRows || watch.window.beacons.shownRows > 0 else { return }
+        Signal.connect(
+            window.window, "draw",
+            event: { _ in
+                guard !watch.done, !watch.needRows || watch.window.beacons.shownRows > 0 else { return false }
                 watch.done = true
                 let quit: @convention(c) (UnsafeMutableRawPointer?) -> gboolean = { app in
                     g_application_quit(cast(app, to: GApplication.self))
                     return 0
                 }
                 g_idle_add_full(G_PRIORITY_LOW, quit, UnsafeMutableRawPointer(watch.application), nil)
-            }
-            return 0
-        }
-        faro_g_signal_connect(
-            UnsafeMutableRawPointer(window.window), "draw", unsafeBitCast(draw, to: GCallback.self),
-            Unmanaged.passRetained(watch).toOpaque(),
-            { data, _ in
-                guard let data else { return }
-                Unmanaged<FrameWatch>.fromOpaque(data).release()
+                return false
             })
     }
 }
@@ -114,16 +104,7 @@ private final class StallProbe {
         seconds: Double
     ) {
         let probe = StallProbe(window: window, application: application, warmUp: warmUp, seconds: seconds)
-        let tick: @convention(c) (UnsafeMutableRawPointer?) -> gboolean = { data in
-            guard let data else { return 0 }
-            let probe = Unmanaged<StallProbe>.fromOpaque(data).takeUnretainedValue()
-            return MainActor.assumeIsolated { probe.tick() } ? 1 : 0
-        }
-        g_timeout_add_full(G_PRIORITY_DEFAULT, UInt32(periodMs), tick, Unmanaged.passRetained(probe).toOpaque()) {
-            data in
-            guard let data else { return }
-            Unmanaged<StallProbe>.fromOpaque(data).release()
-        }
+        MainContextSources.addTimeout(milliseconds: UInt32(periodMs)) { MainActor.assumeIsolated { probe.tick() } }
     }
 
     /// One call of the 2 ms timeout: records its lateness; at the end, reports and quits.

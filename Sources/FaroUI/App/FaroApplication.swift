@@ -1,8 +1,8 @@
 internal import CGtk
 internal import CNotify
 import FaroApp
-import FaroBluetooth
 import FaroCore
+import FaroGLib
 import FoundationEssentials
 
 /// What the GUI is built from: the scanner, the catalog, the stores. The `faro` executable assembles it (demo
@@ -100,7 +100,7 @@ public final class FaroApplication {
 
     /// Runs `body` on the GTK main thread (from a worker thread: catalog answers, delivery status).
     public nonisolated static func performOnMain(_ body: @escaping @Sendable @MainActor () -> Void) {
-        MainLoop.idle(body)
+        MainThread.run(body)
     }
 
     /// Runs the main loop until the application quits; returns the exit status. `service` is D-Bus activation
@@ -219,7 +219,7 @@ public final class FaroApplication {
         }
         if case .paused(let until) = preference, until > now {
             let seconds = UInt32(min(until - now, Double(UInt32.max / 1000)).rounded(.up))
-            resumeTimer = MainLoop.once(seconds: seconds) { [weak self] in
+            resumeTimer = MainThread.once(seconds: seconds) { [weak self] in
                 self?.resumeTimer = 0
                 self?.apply(.on)
             }
@@ -467,7 +467,7 @@ public final class FaroApplication {
     private func scheduleTicks() {
         let needed = monitoring.isActive(at: environment.wallClock()) && (window != nil || inRange > 0)
         if needed, tickTimer == 0 {
-            tickTimer = MainLoop.every(milliseconds: 1000) { [weak self] in
+            tickTimer = MainThread.every(milliseconds: 1000) { [weak self] in
                 guard let self else { return false }
                 self.tick()
                 let keep = self.window != nil || self.inRange > 0

@@ -1,4 +1,5 @@
 internal import CGtk
+import FaroGLib
 
 /// Check and radio marks drawn from the theme's pre-rendered images instead of its SVGs.
 ///

@@ -1,7 +1,7 @@
 internal import CGtk
-internal import CShim
 import FaroApp
 import FaroCore
+import FaroGLib
 
 /// The "Beacons" page: the places in range, nearest first, updated in place once a second, with an empty state
 /// that says why nothing is listed.
@@ -157,7 +157,7 @@ final class BeaconListPage {
     private func queueBuild() {
         guard !buildQueued else { return }
         buildQueued = true
-        MainLoop.idle { [weak self] in
+        MainThread.run { [weak self] in
             guard let self else { return }
             self.buildQueued = false
             self.buildSome()
@@ -240,7 +240,7 @@ final class BeaconListPage {
         }
         guard more, !staleQueued else { return }
         staleQueued = true
-        MainLoop.idle { [weak self] in
+        MainThread.run { [weak self] in
             guard let self else { return }
             self.staleQueued = false
             self.refreshSome()
@@ -279,18 +279,13 @@ final class BeaconListPage {
     private func queueRefresh() {
         guard !refreshQueued else { return }
         refreshQueued = true
-        let run: @convention(c) (UnsafeMutableRawPointer?) -> gboolean = { data in
-            guard let data else { return 0 }
-            let page = Unmanaged<BeaconListPage>.fromOpaque(data).takeUnretainedValue()
+        // Before GTK's relayout and redraw (which run at a lower priority than high idles).
+        MainContextSources.addIdle(priority: .highIdle) { [self] in
             MainActor.assumeIsolated {
-                page.refreshQueued = false
-                page.refresh()
+                refreshQueued = false
+                refresh()
             }
-            return 0
-        }
-        g_idle_add_full(G_PRIORITY_HIGH_IDLE, run, Unmanaged.passRetained(self).toOpaque()) { data in
-            guard let data else { return }
-            Unmanaged<BeaconListPage>.fromOpaque(data).release()
+            return false
         }
     }
 

@@ -1,6 +1,7 @@
-internal import CShim
+internal import CShim.System
 import FaroApp
 import FaroCore
+import FaroGLib
 
 /// Runs the beacon list's share of the 1 Hz tick (`BeaconListTicker`: ranging and the rows) on a thread of its
 /// own. With a thousand beacons that is several milliseconds a second that the GTK main loop no longer spends in
@@ -123,7 +124,7 @@ final class BeaconListWorker: @unchecked Sendable {
                 if delivered.count > 2 { delivered.removeFirst() }
             }
             let onResult = self.onResult
-            MainLoop.idle { [self] in
+            MainThread.run { [self] in
                 guard self.isCurrent(jobEpoch) else { return }
                 onResult(result)
             }

@@ -1,5 +1,5 @@
 internal import CGtk
-internal import CShim
+import FaroGLib
 
 /// A small line chart of one beacon's distance over the last minute: lower is closer, so a falling line means
 /// the user is getting nearer.
@@ -17,17 +17,13 @@ final class Sparkline {
         if let accessible = gtk_widget_get_accessible(area) { atk_object_set_role(accessible, ATK_ROLE_DRAWING_AREA) }
         gtk_widget_set_size_request(area, 72, 24)
         gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
-        let box = Unmanaged.passUnretained(self).toOpaque()
-        let draw:
-            @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
-                widget, cr, data in
-                guard let widget, let cr, let data else { return 0 }
-                let me = Unmanaged<Sparkline>.fromOpaque(data).takeUnretainedValue()
-                MainActor.assumeIsolated { me.draw(widget, cr) }
-                return 1
-            }
-        // The drawing area lives exactly as long as this object's row, which owns both.
-        faro_g_signal_connect(UnsafeMutableRawPointer(area), "draw", unsafeBitCast(draw, to: GCallback.self), box, nil)
+        Signal.connect(
+            area, "draw",
+            event: { [weak self] cr in
+                guard let self, let cr else { return false }
+                self.draw(self.area, OpaquePointer(cr))
+                return true
+            })
     }
 
     /// The accessible description says the trend in words for screen-reader users.

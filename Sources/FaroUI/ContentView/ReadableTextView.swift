@@ -1,5 +1,6 @@
 internal import CGtk
 import FaroCore
+import FaroGLib
 
 /// The content view's reading surface: a read-only, word-wrapped GtkTextView showing a `ReadableDocument` (laid out
 /// by `StyledRuns`) with text tags for the title, headings and emphasis; links followed on a click or on Enter at the

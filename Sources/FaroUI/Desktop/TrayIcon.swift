@@ -1,5 +1,6 @@
 internal import CAppIndicator
 internal import CGtk
+import FaroGLib
 
 /// The tray icon: a StatusNotifierItem (libayatana-appindicator3) with Abrir, the monitoring check item, the two
 /// pauses and Salir, and a label with the number of nearby places. Without a tray host the item simply is not

@@ -1,6 +1,7 @@
 internal import CGtk
 import FaroApp
 import FaroCore
+import FaroGLib
 
 /// A modal form: labelled entries with an inline message under each, an optional note, Cancel and a default
 /// button. Fully keyboard-driven (mnemonics, Tab order, Enter submits); every control has an accessible name.

@@ -1,7 +1,7 @@
 internal import CGtk
-internal import CShim
 import FaroApp
 import FaroCore
+import FaroGLib
 
 /// The small dialogs of the content view: the optional comment of "Enviar mis datos", the 5-star rating bar of
 /// "Calificar sitio", and the QR code of the shared link. `submit` returns an error to show, or nil to close.
@@ -152,18 +152,14 @@ enum FeedbackDialogs {
         let side = Int32((matrix.size + 8) * 6)
         gtk_widget_set_size_request(area, side, side)
         setAccessibleName(area, I18n.localizer.format("QR code of %@", url))
-        final class Box {
-            let matrix: QRMatrix
-            init(_ m: QRMatrix) { matrix = m }
-        }
-        let box = Box(matrix)
-        let draw:
-            @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
-                widget, cr, data in
-                guard let widget, let cr, let data else { return 0 }
-                let m = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().matrix
-                let w = Double(gtk_widget_get_allocated_width(widget))
-                let h = Double(gtk_widget_get_allocated_height(widget))
+        Signal.connect(
+            area, "draw",
+            event: { data in
+                guard let area, let data else { return false }
+                let cr = OpaquePointer(data)
+                let m = matrix
+                let w = Double(gtk_widget_get_allocated_width(area))
+                let h = Double(gtk_widget_get_allocated_height(area))
                 let module = min(w, h) / Double(m.size + 8)
                 cairo_set_source_rgb(cr, 1, 1, 1)
                 cairo_paint(cr)
@@ -174,14 +170,7 @@ enum FeedbackDialogs {
                     }
                 }
                 cairo_fill(cr)
-                return 1
-            }
-        faro_g_signal_connect(
-            UnsafeMutableRawPointer(area), "draw", unsafeBitCast(draw, to: GCallback.self),
-            Unmanaged.passRetained(box).toOpaque(),
-            { data, _ in
-                guard let data else { return }
-                Unmanaged<AnyObject>.fromOpaque(data).release()
+                return true
             })
         let label = gtk_label_new(url)
         gtk_label_set_selectable(cast(label), 1)

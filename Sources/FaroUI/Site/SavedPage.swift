@@ -1,6 +1,7 @@
 internal import CGtk
 import FaroApp
 import FaroCore
+import FaroGLib
 import FoundationEssentials
 
 /// The "Guardados" page: saved pages (title, business, date saved), opened offline, deleted, exported as `.mht`.

@@ -1,6 +1,7 @@
 internal import CGtk
 import FaroApp
 import FaroCore
+import FaroGLib
 
 /// The "Compartir" menu: copy the link, e-mail, WhatsApp, Telegram, Facebook, X, LinkedIn (opened with the
 /// desktop's default handler) and a QR code. Always the beacon's own URL, never with the device id.

@@ -1,6 +1,7 @@
 internal import CGtk
 import FaroApp
 import FaroCore
+import FaroGLib
 import FoundationEssentials
 
 /// The content view of one place: its microsite loaded fresh, with progress, errors with "Reintentar" (and the

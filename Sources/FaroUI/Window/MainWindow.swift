@@ -1,6 +1,7 @@
 internal import CGtk
 import FaroApp
 import FaroCore
+import FaroGLib
 
 /// The main window: a header bar with the page switcher and the primary menu, the "Beacons" page and the
 /// "Guardados" page, and a status line for pending submissions.

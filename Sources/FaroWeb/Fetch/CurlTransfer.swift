@@ -1,5 +1,5 @@
 import CCurl
-import CShim
+import CShim.Curl
 import FoundationEssentials
 
 /// libcurl's process-wide setup: `curl_global_init` exactly once, before any transfer (Swift runs a static

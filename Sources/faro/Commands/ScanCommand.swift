@@ -1,6 +1,7 @@
 import Dispatch
 import FaroBluetooth
 import FaroCore
+import FaroGLib
 import FaroInstall
 import FoundationEssentials
 import Glibc

@@ -1,6 +1,7 @@
 import CGio
 import FaroBluetooth
 import FaroCore
+import FaroGLib
 
 /// Runs a source on a fresh GLib main context that is thread-default for the test's thread, and records its
 /// events. Every wait is bounded.

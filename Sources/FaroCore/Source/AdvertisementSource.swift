@@ -1,5 +1,3 @@
-import FaroCore
-
 /// What a source is doing, in words a user can act on. Every state is recoverable: the source keeps watching and
 /// moves on by itself (to `.scanning` or `.resumed`) when the cause goes away.
 public enum SourceState: Sendable, Equatable, CustomStringConvertible {

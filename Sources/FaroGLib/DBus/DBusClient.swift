@@ -1,9 +1,9 @@
 internal import CGio
 
 /// A D-Bus error as the bus or a peer returned it: the error name (`org.bluez.Error.NotReady`) and its message.
-struct DBusFailure: Error, Equatable, Sendable {
-    var name: String
-    var message: String
+public struct DBusFailure: Error, Equatable, Sendable {
+    public var name: String
+    public var message: String
 
     /// Takes over a GError from a GDBus call (and frees it).
     init(consuming error: UnsafeMutablePointer<GError>?) {
@@ -26,46 +26,30 @@ struct DBusFailure: Error, Equatable, Sendable {
         g_error_free(error)
     }
 
-    init(name: String, message: String) {
+    public init(name: String, message: String) {
         self.name = name
         self.message = message
     }
 }
 
-/// The reply to an asynchronous call, boxed for GLib.
-final class CallReply {
-    let body: (Result<OpaquePointer?, DBusFailure>) -> Void
-    init(_ body: @escaping (Result<OpaquePointer?, DBusFailure>) -> Void) { self.body = body }
-}
+/// A GCancellable for D-Bus calls and connections that may be abandoned (a source stopped before its bus
+/// answered). The corresponding C type is `GCancellable`.
+public final class DBusCancellable {
+    let pointer: UnsafeMutablePointer<GCancellable>?
 
-/// A signal handler, boxed for GLib and released by its destroy notify.
-final class SignalHandler {
-    /// (sender's unique name, object path, signal parameters).
-    let body: (String, UnsafePointer<CChar>, OpaquePointer) -> Void
-    init(_ body: @escaping (String, UnsafePointer<CChar>, OpaquePointer) -> Void) { self.body = body }
-}
+    public init() { pointer = g_cancellable_new() }
 
-/// A bus-name watcher's two callbacks, boxed for GLib.
-final class NameWatcher {
-    let appeared: (String) -> Void
-    let vanished: () -> Void
-    init(appeared: @escaping (String) -> Void, vanished: @escaping () -> Void) {
-        self.appeared = appeared
-        self.vanished = vanished
-    }
-}
+    deinit { if let pointer { g_object_unref(UnsafeMutableRawPointer(pointer)) } }
 
-/// A connection being opened, boxed for GLib.
-final class ConnectReply {
-    let body: (Result<OpaquePointer, DBusFailure>) -> Void
-    init(_ body: @escaping (Result<OpaquePointer, DBusFailure>) -> Void) { self.body = body }
+    /// Cancels what was started with it; their replies report `G_IO_ERROR_CANCELLED`.
+    public func cancel() { g_cancellable_cancel(pointer) }
 }
 
 /// Thin, typed GDBus calls: asynchronous method calls, signal subscriptions and name watching, each reply and
 /// signal delivered on the thread-default main context of the caller. Nothing here blocks except `callSync`.
-enum DBusClient {
+public enum DBusClient {
     /// The address of the system bus (`$DBUS_SYSTEM_BUS_ADDRESS`, or the standard socket).
-    static func systemBusAddress() -> Result<String, DBusFailure> {
+    public static func systemBusAddress() -> Result<String, DBusFailure> {
         var error: UnsafeMutablePointer<GError>?
         guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SYSTEM, nil, &error) else {
             return .failure(DBusFailure(consuming: error))
@@ -79,27 +63,26 @@ enum DBusClient {
             | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
 
     /// Opens a private connection to the bus at `address` without blocking.
-    static func connect(
-        address: String, cancellable: UnsafeMutablePointer<GCancellable>?,
+    public static func connect(
+        address: String, cancellable: DBusCancellable?,
         _ reply: @escaping (Result<OpaquePointer, DBusFailure>) -> Void
     ) {
-        let box = Unmanaged.passRetained(ConnectReply(reply)).toOpaque()
+        typealias Reply = GLibClosure<Result<OpaquePointer, DBusFailure>, Void>
         g_dbus_connection_new_for_address(
-            address, clientFlags, nil, cancellable,
+            address, clientFlags, nil, cancellable?.pointer,
             { _, result, data in
                 guard let data else { return }
-                let reply = Unmanaged<ConnectReply>.fromOpaque(data).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
                 if let connection = g_dbus_connection_new_for_address_finish(result, &error) {
-                    reply.body(.success(connection))
+                    Reply.callOnce(data, .success(connection))
                 } else {
-                    reply.body(.failure(DBusFailure(consuming: error)))
+                    Reply.callOnce(data, .failure(DBusFailure(consuming: error)))
                 }
-            }, box)
+            }, Reply.retained(reply))
     }
 
     /// Opens a private connection and waits for it (for one-off checks before any UI exists).
-    static func connectSync(address: String) -> Result<OpaquePointer, DBusFailure> {
+    public static func connectSync(address: String) -> Result<OpaquePointer, DBusFailure> {
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_dbus_connection_new_for_address_sync(address, clientFlags, nil, nil, &error) else {
             return .failure(DBusFailure(consuming: error))
@@ -108,31 +91,30 @@ enum DBusClient {
     }
 
     /// Calls a method without blocking; `reply` gets the reply tuple (unreferenced after it returns) or the error.
-    static func call(
+    public static func call(
         _ connection: OpaquePointer, destination: String, path: String, interface: String,
         method: String, parameters: OpaquePointer? = nil, timeoutMilliseconds: Int32 = 25_000,
         _ reply: @escaping (Result<OpaquePointer?, DBusFailure>) -> Void
     ) {
-        let box = Unmanaged.passRetained(CallReply(reply)).toOpaque()
+        typealias Reply = GLibClosure<Result<OpaquePointer?, DBusFailure>, Void>
         g_dbus_connection_call(
             connection, destination, path, interface, method, parameters, nil,
             G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil,
             { source, result, data in
                 guard let data else { return }
-                let reply = Unmanaged<CallReply>.fromOpaque(data).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
                 let connection = OpaquePointer(source)
                 if let value = g_dbus_connection_call_finish(connection, result, &error) {
-                    reply.body(.success(value))
+                    Reply.callOnce(data, .success(value))
                     g_variant_unref(value)
                 } else {
-                    reply.body(.failure(DBusFailure(consuming: error)))
+                    Reply.callOnce(data, .failure(DBusFailure(consuming: error)))
                 }
-            }, box)
+            }, Reply.retained(reply))
     }
 
     /// Calls a method and waits for the reply (for one-off checks and tests, never in the UI).
-    static func callSync(
+    public static func callSync(
         _ connection: OpaquePointer, destination: String, path: String, interface: String,
         method: String, parameters: OpaquePointer? = nil,
         timeoutMilliseconds: Int32 = 5_000
@@ -148,54 +130,48 @@ enum DBusClient {
 
     /// Subscribes to a signal; `handler` runs on the caller's thread-default main context. The box is released by
     /// GLib when the subscription ends (`unsubscribe`, or the connection goes away).
-    static func subscribe(
+    public static func subscribe(
         _ connection: OpaquePointer, sender: String?, interface: String?, member: String?,
         path: String?, _ handler: @escaping (String, UnsafePointer<CChar>, OpaquePointer) -> Void
     )
         -> UInt32
     {
-        let box = Unmanaged.passRetained(SignalHandler(handler)).toOpaque()
+        typealias Handler = GLibClosure<(String, UnsafePointer<CChar>, OpaquePointer), Void>
         return g_dbus_connection_signal_subscribe(
             connection, sender, interface, member, path, nil,
             G_DBUS_SIGNAL_FLAGS_NONE,
             { _, sender, path, _, _, parameters, data in
                 guard let data, let path, let parameters else { return }
-                let handler = Unmanaged<SignalHandler>.fromOpaque(data).takeUnretainedValue()
-                handler.body(sender.map { String(cString: $0) } ?? "", path, parameters)
-            }, box,
-            { data in
-                guard let data else { return }
-                Unmanaged<SignalHandler>.fromOpaque(data).release()
-            })
+                Handler.call(data, (sender.map { String(cString: $0) } ?? "", path, parameters))
+            }, Handler.retained(handler), releaseClosure)
     }
 
-    static func unsubscribe(_ connection: OpaquePointer, _ id: UInt32) {
+    public static func unsubscribe(_ connection: OpaquePointer, _ id: UInt32) {
         g_dbus_connection_signal_unsubscribe(connection, id)
     }
 
     /// Watches a well-known name: `appeared(owner)` when someone owns it, `vanished()` when nobody does. GLib
     /// reports the current situation once right away.
-    static func watchName(
+    public static func watchName(
         _ connection: OpaquePointer, _ name: String, appeared: @escaping (String) -> Void,
         vanished: @escaping () -> Void
     ) -> UInt32 {
-        let box = Unmanaged.passRetained(NameWatcher(appeared: appeared, vanished: vanished)).toOpaque()
+        // One box for both callbacks: the owner's name when it appeared, nil when it vanished.
+        typealias Watcher = GLibClosure<String?, Void>
+        let box = Watcher.retained { owner in
+            if let owner { appeared(owner) } else { vanished() }
+        }
         return g_bus_watch_name_on_connection(
             connection, name, G_BUS_NAME_WATCHER_FLAGS_NONE,
             { _, _, owner, data in
                 guard let data else { return }
-                let watcher = Unmanaged<NameWatcher>.fromOpaque(data).takeUnretainedValue()
-                watcher.appeared(owner.map { String(cString: $0) } ?? "")
+                Watcher.call(data, owner.map { String(cString: $0) } ?? "")
             },
             { _, _, data in
                 guard let data else { return }
-                Unmanaged<NameWatcher>.fromOpaque(data).takeUnretainedValue().vanished()
-            }, box,
-            { data in
-                guard let data else { return }
-                Unmanaged<NameWatcher>.fromOpaque(data).release()
-            })
+                Watcher.call(data, nil)
+            }, box, releaseClosure)
     }
 
-    static func unwatchName(_ id: UInt32) { g_bus_unwatch_name(id) }
+    public static func unwatchName(_ id: UInt32) { g_bus_unwatch_name(id) }
 }

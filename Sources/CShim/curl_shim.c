@@ -1,25 +1,6 @@
-// Bodies of the CShim wrappers: each only forwards to the macro or variadic function it is named after.
-#define _GNU_SOURCE
-#include "CShim.h"
+// Bodies of CShim.Curl: one argument type per wrapper, forwarded to libcurl once it is loaded (curl_loader.c).
+#include "faro_curl.h"
 #include "curl_forward.h"
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-gulong faro_g_signal_connect(gpointer instance, const gchar *signal, GCallback handler, gpointer data,
-                             GClosureNotify destroy) {
-    return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
-}
-
-void faro_g_object_unref(gpointer object) { g_object_unref(G_OBJECT(object)); }
-
-int faro_sqlite3_bind_text_transient(sqlite3_stmt *statement, int index, const char *text, int length) {
-    return sqlite3_bind_text(statement, index, text, length, SQLITE_TRANSIENT);
-}
-
-int faro_sqlite3_bind_blob_transient(sqlite3_stmt *statement, int index, const void *bytes, int length) {
-    return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
-}
 
 CURLcode faro_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return faro_curl_setopt_forward_long(handle, option, value);
@@ -51,12 +32,4 @@ CURLcode faro_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
 
 CURLcode faro_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
     return faro_curl_getinfo_forward(handle, info, (void *)value);
-}
-
-int faro_set_thread_nice(int nice) {
-    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
-}
-
-int faro_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
-    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

@@ -1,0 +1,23 @@
+// CShim.Curl: typed forms of libcurl's variadic calls. Needs only curl/curl.h (libcurl itself is opened on first
+// use, see curl_loader.c).
+#ifndef FARO_SHIM_CURL_H
+#define FARO_SHIM_CURL_H
+
+#include <curl/curl.h>
+
+/// curl_easy_setopt is variadic: one typed wrapper per argument shape (long, pointer/string, off_t, callback).
+CURLcode faro_curl_easy_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode faro_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode faro_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode faro_curl_easy_setopt_offset(CURL *handle, CURLoption option, curl_off_t value);
+typedef size_t (*faro_curl_data_callback)(char *data, size_t size, size_t count, void *user);
+CURLcode faro_curl_easy_setopt_data_callback(CURL *handle, CURLoption option, faro_curl_data_callback callback);
+typedef int (*faro_curl_progress_callback)(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                                           curl_off_t ulnow);
+CURLcode faro_curl_easy_setopt_progress_callback(CURL *handle, faro_curl_progress_callback callback);
+
+/// curl_easy_getinfo is variadic too: the long and string result shapes.
+CURLcode faro_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode faro_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+
+#endif

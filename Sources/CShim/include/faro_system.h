@@ -1,0 +1,15 @@
+// CShim.System: Linux calls Swift's Glibc module does not offer. Needs only libc headers.
+#ifndef FARO_SHIM_SYSTEM_H
+#define FARO_SHIM_SYSTEM_H
+
+#include <spawn.h>
+
+/// Sets the calling thread's nice value (Linux threads each have their own): gettid() is not exported to Swift
+/// and syscall() is variadic. Returns 0, or -1 with errno set.
+int faro_set_thread_nice(int nice);
+
+/// posix_spawn_file_actions_addclosefrom_np is a GNU extension Swift's Glibc module does not declare: the child
+/// closes every descriptor from `from` up, so it inherits only what the file actions gave it.
+int faro_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from);
+
+#endif

@@ -1,0 +1,14 @@
+// Bodies of CShim.System.
+#define _GNU_SOURCE
+#include "faro_system.h"
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int faro_set_thread_nice(int nice) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}
+
+int faro_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}

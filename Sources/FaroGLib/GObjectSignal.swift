@@ -1,0 +1,102 @@
+internal import CGio
+internal import CShim.GObject
+
+/// Typed `g_signal_connect` for the handler shapes Faro uses, with the Swift closure boxed in a `GLibClosure`
+/// that GLib releases when the handler or the object goes away. Handlers run on the thread that emits the
+/// signal (GTK's main thread for widgets); the `@MainActor` forms assume exactly that.
+public enum GObjectSignal {
+    /// `void handler(GObject *self, gpointer user_data)`: "clicked", "activate", "destroy", "changed" …
+    @discardableResult
+    public static func connect(
+        _ instance: UnsafeMutableRawPointer?, _ name: String, _ handler: @escaping () -> Void
+    ) -> UInt {
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+            guard let data else { return }
+            GLibClosure<Void, Void>.call(data, ())
+        }
+        return faro_g_signal_connect(
+            instance, name, unsafeBitCast(trampoline, to: GCallback.self),
+            GLibClosure<Void, Void>.retained(handler), releaseSignalClosure)
+    }
+
+    /// One pointer argument: "row-activated" (the row), "change-state" (the GVariant), "size-prepared" …
+    @discardableResult
+    public static func connect(
+        _ instance: UnsafeMutableRawPointer?, _ name: String,
+        pointer handler: @escaping (UnsafeMutableRawPointer?) -> Void
+    ) -> UInt {
+        let trampoline:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = {
+                _, argument, data in
+                guard let data else { return }
+                GLibClosure<UnsafeMutableRawPointer?, Void>.call(data, argument)
+            }
+        return faro_g_signal_connect(
+            instance, name, unsafeBitCast(trampoline, to: GCallback.self),
+            GLibClosure<UnsafeMutableRawPointer?, Void>.retained(handler), releaseSignalClosure)
+    }
+
+    /// Two pointer arguments: "notify" (the GParamSpec), GSettings "changed" (the key) with the object first …
+    @discardableResult
+    public static func connect(
+        _ instance: UnsafeMutableRawPointer?, _ name: String,
+        pointers handler: @escaping (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+    ) -> UInt {
+        typealias Pair = (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
+        let trampoline:
+            @convention(c) (
+                UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                UnsafeMutableRawPointer?
+            ) -> Void = { _, first, second, data in
+                guard let data else { return }
+                GLibClosure<Pair, Void>.call(data, (first, second))
+            }
+        return faro_g_signal_connect(
+            instance, name, unsafeBitCast(trampoline, to: GCallback.self),
+            GLibClosure<Pair, Void>.retained(handler), releaseSignalClosure)
+    }
+
+    /// One int argument: a dialog's "response".
+    @discardableResult
+    public static func connect(
+        _ instance: UnsafeMutableRawPointer?, _ name: String, int handler: @escaping (Int32) -> Void
+    ) -> UInt {
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Void = {
+            _, value, data in
+            guard let data else { return }
+            GLibClosure<Int32, Void>.call(data, value)
+        }
+        return faro_g_signal_connect(
+            instance, name, unsafeBitCast(trampoline, to: GCallback.self),
+            GLibClosure<Int32, Void>.retained(handler), releaseSignalClosure)
+    }
+
+    /// Handlers that return a gboolean (TRUE = handled, stop the default): "delete-event", "key-press-event" with
+    /// its event pointer.
+    @discardableResult
+    public static func connect(
+        _ instance: UnsafeMutableRawPointer?, _ name: String,
+        returning handler: @escaping (UnsafeMutableRawPointer?) -> Bool
+    ) -> UInt {
+        let trampoline:
+            @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean =
+                { _, argument, data in
+                    guard let data else { return 0 }
+                    return GLibClosure<UnsafeMutableRawPointer?, Bool>.call(data, argument) ? 1 : 0
+                }
+        return faro_g_signal_connect(
+            instance, name, unsafeBitCast(trampoline, to: GCallback.self),
+            GLibClosure<UnsafeMutableRawPointer?, Bool>.retained(handler), releaseSignalClosure)
+    }
+
+    /// Disconnects a handler (its box is released by GLib).
+    public static func disconnect(_ instance: UnsafeMutableRawPointer?, _ id: UInt) {
+        guard let instance, id != 0 else { return }
+        g_signal_handler_disconnect(instance.assumingMemoryBound(to: GObject.self), gulong(id))
+    }
+
+    /// Drops a reference to any GObject (`g_object_unref` through `G_OBJECT()`).
+    public static func unref(_ object: UnsafeMutableRawPointer?) {
+        if let object { faro_g_object_unref(object) }
+    }
+}
