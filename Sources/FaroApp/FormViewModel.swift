@@ -1,16 +1,5 @@
 import FaroCore
 
-/// Where "Mis datos de contacto" are kept (only on this device).
-public protocol ContactDetailsStore: AnyObject {
-    func loadContactDetails() throws -> ContactDetails?
-    func saveContactDetails(_ details: ContactDetails) throws
-}
-
-/// Where "Registrar mi negocio" rows go: committed to the outbox before the form says "sent". Returns the row id.
-public protocol RegistrationOutbox: AnyObject {
-    func submit(_ registration: BusinessRegistration) throws -> String
-}
-
 /// The inline messages of a form, one per field that failed, already translated.
 public struct FormMessages: Equatable, Sendable {
     public var byField: [FormField: String]
@@ -18,13 +7,18 @@ public struct FormMessages: Equatable, Sendable {
     public init(_ errors: FormErrors, localize: Localizer) {
         var byField: [FormField: String] = [:]
         for problem in errors.problems where byField[problem.field] == nil {
-            var text = localize(problem.msgid)
-            for argument in problem.arguments {
-                if let range = text.firstRange(of: "%@") { text.replaceSubrange(range, with: argument) }
-            }
-            byField[problem.field] = text
+            byField[problem.field] = FormMessages.fill(localize(problem.msgid), problem.arguments)
         }
         self.byField = byField
+    }
+
+    /// A translated message with its `%@` placeholders filled in order.
+    public static func fill(_ text: String, _ arguments: [String]) -> String {
+        var text = text
+        for argument in arguments {
+            if let range = text.firstRange(of: "%@") { text.replaceSubrange(range, with: argument) }
+        }
+        return text
     }
 
     /// Messages given directly (a storage failure, say), already translated.

@@ -44,10 +44,9 @@ public protocol SiteServices: AnyObject {
         _ url: String, progress: @escaping @MainActor @Sendable (Double?) -> Void,
         completion: @escaping @MainActor @Sendable (Result<LoadedSite, SiteError>) -> Void
     ) -> any SiteLoad
-    /// "Guardar": the page and its resources into an MHT archive in Guardados.
-    func save(
-        _ url: String, place: CatalogPlace,
-        completion: @escaping @MainActor @Sendable (Result<Void, SiteError>) -> Void)
+    /// "Guardar": the page and its resources into an MHT archive in Guardados (off the main thread); completes
+    /// with the saved entry's id.
+    func save(_ request: SaveRequest, completion: @escaping @MainActor @Sendable (Result<Int64, SiteError>) -> Void)
     func savedSites() -> [SavedSiteSummary]
     /// Opens a saved page with no network access at all.
     func openSaved(_ id: Int64) throws(SiteError) -> LoadedSite
@@ -57,15 +56,6 @@ public protocol SiteServices: AnyObject {
     func savedCopy(of url: String) -> Int64?
     /// The QR code of a URL, for phones to pick it up.
     func qrCode(for url: String) -> QRMatrix?
-}
-
-/// "Enviar mis datos" and "Calificar sitio": local first, then the outbox; each at most once per site.
-public protocol SiteFeedback: AnyObject {
-    func hasContactDetails() -> Bool
-    func contactSent(to url: String) -> Bool
-    func isRated(_ url: String) -> Bool
-    func sendContact(to place: CatalogPlace, comentario: String) throws(SiteError)
-    func rate(_ place: CatalogPlace, stars: Int) throws(SiteError)
 }
 
 /// Why a site action failed, in words for the user.

@@ -91,3 +91,24 @@ struct PlatformTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["busy", "page.mht"])
     }
 }
+
+@Suite("Thread priority")
+struct ThreadPriorityTests {
+    @Test func niceChangesOnlyTheCallingThread() throws {
+        let before = ThreadPriority.nice()
+        let seen = ConditionLock()
+        nonisolated(unsafe) var workerNice: Int32?
+        #expect(
+            DetachedThread.start(name: "faro-nice-test") {
+                ThreadPriority.setNice(min(before + 5, 19))
+                let value = ThreadPriority.nice()
+                seen.withLock { workerNice = value }
+                seen.broadcast()
+            })
+        seen.lock()
+        while workerNice == nil { seen.wait() }
+        seen.unlock()
+        #expect(workerNice == min(before + 5, 19))
+        #expect(ThreadPriority.nice() == before)
+    }
+}

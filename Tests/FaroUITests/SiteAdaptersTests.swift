@@ -23,7 +23,7 @@ struct SiteAdaptersTests {
         let id = try database.savedPages.save(
             url: "http://127.0.0.1:9/sitios/cafe/", title: "Café de olla",
             business: "Café La Parroquia", mht: page, now: 1_800_000_000)
-        let adapters = SiteAdapters(database: database, stores: DatabaseStores(database: database), deviceID: "x")
+        let adapters = SiteAdapters(database: database, deviceID: "x")
 
         #expect(adapters.savedSites().map(\.title) == ["Café de olla"])
         #expect(adapters.savedCopy(of: "http://127.0.0.1:9/sitios/cafe/?imei=123") == id)

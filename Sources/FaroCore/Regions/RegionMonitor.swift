@@ -68,25 +68,31 @@ public struct RegionMonitor {
     private var states: [State]
     /// Which regions each beacon identity belongs to, worked out once per identity.
     private var membership: [BeaconIdentity: [Int]] = [:]
+    /// Each region's index by identifier (a catalog of thousands of places is added one region at a time).
+    private var indexByIdentifier: [String: Int] = [:]
 
     public init(regions: [Region], configuration: RegionMonitorConfiguration = RegionMonitorConfiguration()) {
-        self.regions = regions
+        self.regions = []
         self.configuration = configuration
-        self.states = Array(repeating: State(), count: regions.count)
+        self.states = []
+        for region in regions { add(region) }
     }
 
     /// Starts watching one more region (a place the catalog just named). A region with the same identifier is
     /// not added twice.
     public mutating func add(_ region: Region) {
-        guard !regions.contains(where: { $0.identifier == region.identifier }) else { return }
+        guard indexByIdentifier[region.identifier] == nil else { return }
+        indexByIdentifier[region.identifier] = regions.count
         regions.append(region)
         states.append(State())
-        membership.removeAll(keepingCapacity: true)
+        // Only identities the new region contains change membership.
+        let joining = membership.keys.filter { region.contains($0) }
+        for identity in joining { membership[identity, default: []].append(regions.count - 1) }
     }
 
     /// Whether the monitor currently considers itself inside the region with this identifier.
     public func isInside(_ identifier: String) -> Bool {
-        regions.indices.contains { regions[$0].identifier == identifier && states[$0].inside }
+        indexByIdentifier[identifier].map { states[$0].inside } ?? false
     }
 
     /// Records a sighting; calls `emit` for each region it enters.

@@ -10,7 +10,9 @@ import FoundationEssentials
 final class SitePage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let services: any SiteServices
-    private let feedback: any SiteFeedback
+    private let useCases: FaroUseCases
+    private let openSite: OpenSite
+    private let savePageNow: SavePage
     private let reader = ReadableTextView()
     private let heading: UnsafeMutablePointer<GtkWidget>
     private let progress: UnsafeMutablePointer<GtkWidget>
@@ -32,9 +34,11 @@ final class SitePage {
     /// Guardados changed (a page was saved).
     var onSaved: () -> Void = {}
 
-    init(services: any SiteServices, feedback: any SiteFeedback) {
+    init(services: any SiteServices, useCases: FaroUseCases, clock: @escaping @Sendable () -> Double) {
         self.services = services
-        self.feedback = feedback
+        self.useCases = useCases
+        openSite = OpenSite(services: services)
+        savePageNow = SavePage(services: services, clock: clock)
         root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
 
         let bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
@@ -145,8 +149,8 @@ final class SitePage {
         gtk_progress_bar_set_fraction(cast(progress), 0)
         gtk_widget_show(progress)
         for button in [saveButton, shareButton] { gtk_widget_show(button) }
-        load = services.load(
-            place.url,
+        load = openSite(
+            place,
             progress: { [weak self] fraction in
                 guard let self else { return }
                 if let fraction {
@@ -155,15 +159,15 @@ final class SitePage {
                     gtk_progress_bar_pulse(cast(self.progress))
                 }
             },
-            completion: { [weak self] result in
+            completion: { [weak self] outcome in
                 guard let self, self.place?.url == place.url else { return }
                 gtk_widget_hide(self.progress)
-                switch result {
-                case .success(let site):
+                switch outcome {
+                case .loaded(let site):
                     self.reader.show(site.document) { site.images[$0] }
-                case .failure(let error):
+                case .failed(let error, let savedCopy):
                     self.reader.show(ReadableDocument(title: nil, blocks: []))
-                    self.savedCopy = self.services.savedCopy(of: place.url)
+                    self.savedCopy = savedCopy
                     let hint = self.savedCopy == nil ? "" : " " + I18n.tr("A saved copy is available.")
                     gtk_label_set_text(
                         cast(self.errorLabel), I18n.tr("The site could not be loaded: ") + error.description + hint)
@@ -180,16 +184,15 @@ final class SitePage {
     /// "Enviar mis datos" only with contact details and only once per site; "Calificar sitio" hidden once rated.
     private func refreshActions() {
         guard let place else { return }
-        if feedback.hasContactDetails() {
+        if let sent = useCases.sendContactDetails.offer(for: place) {
             gtk_widget_show(sendButton)
-            let sent = feedback.contactSent(to: place.url)
             gtk_widget_set_sensitive(sendButton, sent ? 0 : 1)
             gtk_button_set_label(cast(sendButton), sent ? I18n.tr("Details sent") : I18n.tr("Send my details"))
             setAccessibleName(sendButton, sent ? I18n.tr("Details sent") : I18n.tr("Send my details"))
         } else {
             gtk_widget_hide(sendButton)
         }
-        if feedback.isRated(place.url) { gtk_widget_hide(rateButton) } else { gtk_widget_show(rateButton) }
+        if useCases.rateSite.isOffered(for: place) { gtk_widget_show(rateButton) } else { gtk_widget_hide(rateButton) }
     }
 
     private func say(_ text: String) {
@@ -201,7 +204,7 @@ final class SitePage {
         guard let place else { return }
         gtk_widget_set_sensitive(saveButton, 0)
         say(I18n.tr("Saving the page and its images…"))
-        services.save(place.url, place: place) { [weak self] result in
+        savePageNow(place) { [weak self] result in
             guard let self else { return }
             gtk_widget_set_sensitive(self.saveButton, 1)
             switch result {
@@ -218,10 +221,10 @@ final class SitePage {
         guard let place else { return }
         FeedbackDialogs.comment(parent: root) { [weak self] comment in
             guard let self else { return nil }
-            do {
-                try self.feedback.sendContact(to: place, comentario: comment)
+            do throws(SiteFeedbackError) {
+                try self.useCases.sendContactDetails(to: place, comentario: comment)
             } catch {
-                return "\(error)"
+                return error.message(I18n.localizer)
             }
             self.refreshActions()
             self.say(I18n.tr("Your details were saved and are sent to the site's authors."))
@@ -233,10 +236,10 @@ final class SitePage {
         guard let place else { return }
         FeedbackDialogs.rating(parent: root) { [weak self] stars in
             guard let self else { return nil }
-            do {
-                try self.feedback.rate(place, stars: stars)
+            do throws(SiteFeedbackError) {
+                try self.useCases.rateSite(place, stars: stars)
             } catch {
-                return "\(error)"
+                return error.message(I18n.localizer)
             }
             self.refreshActions()
             self.say(I18n.localizer.format("Thank you: you rated this site %@ of 5.", String(stars)))

@@ -1,4 +1,5 @@
 import Dispatch
+import FaroApp
 import FaroCore
 import FaroStore
 import FoundationEssentials
@@ -16,20 +17,18 @@ enum RegisterCommand {
         let email = try args.option("--email") ?? ""
         let telefono = try args.option("--telefono") ?? ""
         try args.finish()
-        let registration: BusinessRegistration
-        switch BusinessRegistration.validate(nombre: nombre, email: email, telefono: telefono) {
-        case .success(let r): registration = r
-        case .failure(let errors):
-            throw CommandFailure(description: "nothing was registered: \(errors)")
-        }
-        let database = try OutboxStoreAccess.open()
-        let row: OutboxRow
-        do {
-            row = try database.outbox.submit(.interested(registration), now: SystemOutboxClock().now())
+        let stores = DatabaseStores(database: try OutboxStoreAccess.open())
+        let register = RegisterBusiness(outbox: stores, clock: { SystemOutboxClock().now() })
+        let id: String
+        do throws(FormSubmissionError) {
+            id = try register(nombre: nombre, email: email, telefono: telefono)
         } catch {
-            throw CommandFailure(description: error.description)
+            switch error {
+            case .invalid(let errors): throw CommandFailure(description: "nothing was registered: \(errors)")
+            case .storage(let failure): throw CommandFailure(description: failure.description)
+            }
         }
-        Output.line(row.id)
+        Output.line(id)
         return 0
     }
 }

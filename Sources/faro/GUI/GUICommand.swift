@@ -73,13 +73,14 @@ enum GUICommand {
             configuration: configuration, databasePath: database.path,
             main: { body in FaroApplication.performOnMain(body) })
         let deviceID = (try? DeviceIDResolver.fromEnvironment().resolve().value) ?? ""
+        let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         var environment = GUIEnvironment(
-            makeSource: makeSource, catalog: catalog, contacts: stores, registrations: stores, settings: stores,
-            deviceID: deviceID, now: { MonotonicClock().now() }, tray: !noTray)
+            makeSource: makeSource, places: LookupPlaceDirectory(provider: catalog), settings: stores,
+            useCases: FaroUseCases(
+                profile: stores, outbox: stores, flags: stores, deviceID: deviceID, clock: wallClock),
+            deviceID: deviceID, machineClock: { MonotonicClock().now() }, wallClock: wallClock, tray: !noTray)
         environment.outbox = stores
-        let site = SiteAdapters(database: database, stores: stores, deviceID: deviceID)
-        environment.site = site
-        environment.feedback = site
+        environment.site = SiteAdapters(database: database, deviceID: deviceID)
         let status = FaroApplication(environment: environment).run(service: service, background: background)
         stores.deliverer?.stop(timeout: 5)
         demoBackend?.stop()

@@ -6,19 +6,47 @@ import FaroStore
 import FoundationEssentials
 import Glibc
 
-/// The GUI's stores over Faro's one SQLite database: contact details, settings and the outbox. Used on the main
-/// thread only (each SQLite write is a short local transaction); delivery runs on the deliverer's own thread.
-final class DatabaseStores: ContactDetailsStore, SettingsStore, RegistrationOutbox, OutboxMonitor {
+/// Faro's one SQLite database behind FaroApp's ports: contact details, the outbox, per-site flags and settings.
+/// The window uses it on the main thread only (each write is a short local transaction); delivery runs on the
+/// deliverer's own thread with its own connection. `faro register` uses it from the terminal.
+final class DatabaseStores: ContactProfileStore, OutboxWriter, SiteFlags, SettingsStore, OutboxMonitor,
+    @unchecked Sendable
+{
     let database: FaroDatabase
-    /// Woken after each submission so it is delivered at once when the backend is reachable.
+    /// Woken after each commit so it is delivered at once when the backend is reachable.
     var deliverer: OutboxDeliverer?
 
     init(database: FaroDatabase) { self.database = database }
 
-    func loadContactDetails() throws -> ContactDetails? { try database.contactProfile.load() }
+    func loadContactDetails() throws(StorageFailure) -> ContactDetails? {
+        do { return try database.contactProfile.load() } catch { throw StorageFailure(error.description) }
+    }
 
-    func saveContactDetails(_ details: ContactDetails) throws {
-        try database.contactProfile.save(details, now: Date().timeIntervalSince1970)
+    func saveContactDetails(_ details: ContactDetails, at time: Double) throws(StorageFailure) {
+        do { try database.contactProfile.save(details, now: time) } catch { throw StorageFailure(error.description) }
+    }
+
+    func commit(_ submission: OutboxSubmission, at time: Double, marking site: String?) throws(StorageFailure)
+        -> String
+    {
+        let row: OutboxRow
+        do {
+            row = try database.outbox.submit(submission, now: time, marking: site)
+        } catch {
+            throw StorageFailure(error.description)
+        }
+        deliverer?.wake()
+        return row.id
+    }
+
+    func contactSent(to url: String) throws(StorageFailure) -> Bool {
+        do { return try database.siteState.state(url: url).contactSentAt != nil } catch {
+            throw StorageFailure(error.description)
+        }
+    }
+
+    func rating(of url: String) throws(StorageFailure) -> Int? {
+        do { return try database.siteState.state(url: url).rating } catch { throw StorageFailure(error.description) }
     }
 
     func string(_ key: String) -> String? { (try? database.settings.value(key)) ?? nil }
@@ -31,12 +59,6 @@ final class DatabaseStores: ContactDetailsStore, SettingsStore, RegistrationOutb
     }
 
     func retryNow() { deliverer?.retryNow() }
-
-    func submit(_ registration: BusinessRegistration) throws -> String {
-        let row = try database.outbox.submit(.interested(registration), now: Date().timeIntervalSince1970)
-        deliverer?.wake()
-        return row.id
-    }
 }
 
 /// The catalog through the backend, cached in SQLite: a cached answer comes at once (offline too), the backend

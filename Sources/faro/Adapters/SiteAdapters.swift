@@ -11,16 +11,14 @@ extension FetchTask: SiteLoad {}
 
 /// The content view's services over FaroWeb (fresh loads, MHT saving and opening, QR codes) and the store's
 /// Guardados. Loads and saves run on threads of their own; answers come back on the GTK thread.
-final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
+final class SiteAdapters: SiteServices, @unchecked Sendable {
     private let database: FaroDatabase
     private let databasePath: String
     private let deviceID: String
-    private let stores: DatabaseStores
 
-    init(database: FaroDatabase, stores: DatabaseStores, deviceID: String) {
+    init(database: FaroDatabase, deviceID: String) {
         self.database = database
         self.databasePath = database.path
-        self.stores = stores
         self.deviceID = deviceID
     }
 
@@ -42,21 +40,19 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
     }
 
     func save(
-        _ url: String, place: CatalogPlace,
-        completion: @escaping @MainActor @Sendable (Result<Void, SiteError>) -> Void
+        _ request: SaveRequest, completion: @escaping @MainActor @Sendable (Result<Int64, SiteError>) -> Void
     ) {
         let path = databasePath
         let deviceID = deviceID
         DetachedThread.start(name: "faro-save") {
-            let result: Result<Void, SiteError>
+            let result: Result<Int64, SiteError>
             do {
-                let page = try PageSaver().save(url, deviceID: deviceID)
+                let page = try PageSaver().save(request.url, deviceID: deviceID)
                 let db = try FaroDatabase(path: path)
-                try db.savedPages.save(
-                    url: page.url, title: page.title.isEmpty ? place.titulo : page.title,
-                    business: place.cliente, mht: page.archive,
-                    now: page.savedAt.timeIntervalSince1970)
-                result = .success(())
+                let id = try db.savedPages.save(
+                    url: page.url, title: page.title.isEmpty ? request.fallbackTitle : page.title,
+                    business: request.business, mht: page.archive, now: request.savedAt)
+                result = .success(id)
             } catch {
                 result = .failure(SiteError("\(error)"))
             }
@@ -111,50 +107,4 @@ final class SiteAdapters: SiteServices, SiteFeedback, @unchecked Sendable {
     }
 
     func qrCode(for url: String) -> QRMatrix? { try? QRCodeEncoder.encode(url) }
-
-    // MARK: SiteFeedback
-
-    func hasContactDetails() -> Bool { ((try? database.contactProfile.load()) ?? nil) != nil }
-
-    func contactSent(to url: String) -> Bool { ((try? database.siteState.state(url: url))?.contactSentAt) != nil }
-
-    func isRated(_ url: String) -> Bool { ((try? database.siteState.state(url: url))?.rating) != nil }
-
-    func sendContact(to place: CatalogPlace, comentario: String) throws(SiteError) {
-        do {
-            guard let contact = try database.contactProfile.load() else {
-                throw SiteError("enter your contact details first")
-            }
-            let comment = try FormRules.optionalText(comentario, field: .comentario, limit: FormRules.maxCommentLength)
-                .get()
-            let now = Date().timeIntervalSince1970
-            let site = SiteIdentity(cliente: place.cliente, titulo: place.titulo, url: place.url)
-            try database.outbox.submit(
-                .contactame(
-                    site: site, contact: contact, comentario: comment,
-                    fechahora: Fechahora.format(secondsSince1970: now)),
-                now: now, marking: place.url)
-            stores.deliverer?.wake()
-        } catch let error as SiteError {
-            throw error
-        } catch {
-            throw SiteError("\(error)")
-        }
-    }
-
-    func rate(_ place: CatalogPlace, stars: Int) throws(SiteError) {
-        guard (0...5).contains(stars) else { throw SiteError("a rating is 0 to 5 stars") }
-        do {
-            let now = Date().timeIntervalSince1970
-            let site = SiteIdentity(cliente: place.cliente, titulo: place.titulo, url: place.url)
-            try database.outbox.submit(
-                .rateme(
-                    site: site, imei: deviceID, calificacion: stars,
-                    fechahora: Fechahora.format(secondsSince1970: now)),
-                now: now, marking: place.url)
-            stores.deliverer?.wake()
-        } catch {
-            throw SiteError("\(error)")
-        }
-    }
 }

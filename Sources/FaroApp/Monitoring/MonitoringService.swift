@@ -1,0 +1,246 @@
+import FaroCore
+import FoundationEssentials
+
+/// What the monitoring service needs from the outside: the scanner, persisted settings, the catalog, timers and
+/// clocks, and how to get back to the main thread. The GUI passes the real ones; tests pass their own.
+public struct MonitoringEnvironment {
+    public var makeSource: @MainActor () -> any AdvertisementSource
+    public var settings: any SettingsStore
+    public var places: any PlaceDirectory
+    public var scheduler: any MainScheduler
+    /// From the session's thread to the main thread (GTK: an idle callback).
+    public var hop: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Monotonic seconds of this machine.
+    public var machineClock: @Sendable () -> Double
+    /// Seconds since 1970 (pauses end at wall-clock times).
+    public var wallClock: @Sendable () -> Double
+    public var timeZone: TimeZone
+    public var localize: Localizer
+    public var session: BeaconSessionConfiguration
+    /// Whether the session ticks by itself once a second (tests tick by hand).
+    public var autoTick: Bool
+
+    public init(
+        makeSource: @escaping @MainActor () -> any AdvertisementSource, settings: any SettingsStore,
+        places: any PlaceDirectory, scheduler: any MainScheduler,
+        hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        machineClock: @escaping @Sendable () -> Double, wallClock: @escaping @Sendable () -> Double,
+        timeZone: TimeZone = .current, localize: Localizer,
+        session: BeaconSessionConfiguration = BeaconSessionConfiguration(), autoTick: Bool = true
+    ) {
+        self.makeSource = makeSource
+        self.settings = settings
+        self.places = places
+        self.scheduler = scheduler
+        self.hop = hop
+        self.machineClock = machineClock
+        self.wallClock = wallClock
+        self.timeZone = timeZone
+        self.localize = localize
+        self.session = session
+        self.autoTick = autoTick
+    }
+}
+
+/// What the monitoring service tells the window and the tray, in one typed stream.
+public enum MonitoringUpdate: Sendable {
+    /// Monitoring was switched on, off or to a pause; `scanning` says whether the scanner runs now, and
+    /// `staysInBackground` whether Faro keeps running with its window closed.
+    case monitoring(MonitoringPreference, scanning: Bool, staysInBackground: Bool)
+    /// The beacon list, built off the main thread (only while the window wants one).
+    case list(BeaconListUpdate)
+    /// How many catalogued places are in range (the tray's label).
+    case nearby(catalogued: Int)
+    /// A zone-entry notification to show, or to update in place.
+    case notify(ZoneNotification)
+}
+
+/// Background monitoring, without any display: it starts and stops the scanner as the user's preference says
+/// (on, off, paused for an hour or until tomorrow, persisted), feeds every sighting through the beacon session on
+/// its own thread, turns the catalog into regions, and plans the zone-entry notifications. The GTK layer only
+/// carries out its `MonitoringUpdate`s and forwards the user's intents.
+@MainActor
+public final class MonitoringService {
+    public private(set) var plan: MonitoringPlan
+    public private(set) var scannerState = ScannerState.scanning
+    /// Called for every update, on the main thread.
+    public var onUpdate: (@MainActor (MonitoringUpdate) -> Void)?
+
+    private let environment: MonitoringEnvironment
+    private var source: (any AdvertisementSource)?
+    private var runner: BeaconSessionRunner<BeaconListStage>?
+    private var planner: ZoneNotificationPlanner
+    private var resumeToken: UInt32?
+    private var listWanted = false
+
+    public init(environment: MonitoringEnvironment) {
+        self.environment = environment
+        plan = MonitoringPlan(.on, at: environment.wallClock())
+        planner = ZoneNotificationPlanner(localize: environment.localize)
+    }
+
+    /// Starts with the stored preference (on at first launch).
+    public func start() {
+        environment.places.onChange = { [weak self] in self?.placesChanged() }
+        let stored = MonitoringPreference(storedValue: environment.settings.string(SettingsKey.monitoring))
+        apply(stored)
+    }
+
+    /// Stops the scanner and the session's thread (the application is quitting).
+    public func stop() {
+        stopScanning()
+        runner?.stop()
+        runner = nil
+    }
+
+    /// The catalogued place of a beacon, if the catalog knows it.
+    public func place(for identity: BeaconIdentity) -> CatalogPlace? { environment.places.places[identity] }
+
+    /// The places on the zone notification now (for a status line when no notification server exists).
+    public var notifiedPlaces: [CatalogPlace] { planner.places }
+
+    // MARK: intents
+
+    /// Switches monitoring on, off or to a pause: persists it, starts or stops the scanner, and says so.
+    public func apply(_ preference: MonitoringPreference) {
+        let now = environment.wallClock()
+        plan = MonitoringPlan(preference, at: now)
+        environment.settings.setString(SettingsKey.monitoring, plan.preference.storedValue)
+        if plan.scanning {
+            if source == nil { startScanning() }
+            if scannerState == .paused { scannerState = .scanning }
+        } else {
+            stopScanning()
+            scannerState = .paused
+        }
+        if let token = resumeToken {
+            environment.scheduler.cancel(token)
+            resumeToken = nil
+        }
+        if let seconds = plan.resumesIn {
+            resumeToken = environment.scheduler.after(seconds: seconds) { [weak self] in
+                self?.resumeToken = nil
+                self?.apply(.on)
+            }
+        }
+        onUpdate?(.monitoring(plan.preference, scanning: plan.scanning, staysInBackground: plan.staysInBackground))
+        sessionInputsChanged()
+    }
+
+    public func pauseForAnHour() { apply(.pausedForAnHour(from: environment.wallClock())) }
+
+    public func pauseUntilTomorrow() {
+        apply(.pausedUntilTomorrow(from: environment.wallClock(), timeZone: environment.timeZone))
+    }
+
+    /// The window opened (rows wanted, ticking goes on) or closed (only counts and notifications).
+    public func setListWanted(_ wanted: Bool) {
+        listWanted = wanted
+        sessionInputsChanged()
+    }
+
+    /// The user clicked or dismissed the zone notification, or the server closed it: the next entry starts a new
+    /// one.
+    public func notificationClosed() { planner.closed() }
+
+    /// The window closed while monitoring goes on: whether to say, once ever, that Faro keeps watching.
+    public func shouldExplainBackground() -> Bool {
+        guard plan.staysInBackground, environment.settings.string(SettingsKey.toldAboutBackground) == nil else {
+            return false
+        }
+        environment.settings.setString(SettingsKey.toldAboutBackground, "yes")
+        return true
+    }
+
+    // MARK: scanning
+
+    private func session() -> BeaconSessionRunner<BeaconListStage> {
+        if let runner { return runner }
+        let made = BeaconSessionRunner(
+            session: BeaconSession(configuration: environment.session),
+            stage: BeaconListStage(localize: environment.localize), inputs: inputs,
+            machineClock: environment.machineClock, autoTick: environment.autoTick, hop: environment.hop
+        ) { [weak self] outputs in
+            MainActor.assumeIsolated { self?.received(outputs) }
+        }
+        made.setPlaces(environment.places.places)
+        runner = made
+        return made
+    }
+
+    private var inputs: BeaconListInputs { BeaconListInputs(state: scannerState, listWanted: listWanted) }
+
+    private func sessionInputsChanged() {
+        let runner = session()
+        runner.setInputs(inputs)
+        runner.setTicking(listWanted && plan.scanning)
+    }
+
+    private func startScanning() {
+        let source = environment.makeSource()
+        self.source = source
+        do {
+            try source.start { [weak self] event in MainActor.assumeIsolated { self?.handle(event) } }
+        } catch {
+            scannerState = .unavailable(error.description)
+        }
+    }
+
+    private func stopScanning() {
+        // Kept alive until it has stopped: the BlueZ source's StopDiscovery answers later.
+        let stopping = source
+        stopping?.stop { _ = stopping }
+        source = nil
+        // Nothing is known to be in range any more: the next sighting after a resume is an entry again
+        // (announced only outside the cool-down), and the next source's clock starts afresh.
+        runner?.reset()
+        onUpdate?(.nearby(catalogued: 0))
+    }
+
+    private func handle(_ event: SourceEvent) {
+        switch event {
+        case .sighting(let sighting):
+            guard plan.scanning else { return }
+            session().observe(sighting)
+            if environment.places.places[sighting.beacon.identity] == nil {
+                environment.places.sighted(unknown: sighting.beacon.identity)
+            }
+        case .state(let state):
+            scannerState = MonitoringService.scannerState(state)
+            sessionInputsChanged()
+        case .failed(let error):
+            scannerState = .unavailable(error.description)
+            sessionInputsChanged()
+        }
+    }
+
+    private func placesChanged() {
+        session().setPlaces(environment.places.places)
+    }
+
+    private func received(_ outputs: [BeaconListOutput]) {
+        for output in outputs {
+            switch output {
+            case .region(let event):
+                guard event.kind == .enter, let beacon = event.beacon else { continue }
+                let place = environment.places.places[beacon]
+                if let note = planner.entered(event, place: place, monitoringActive: plan.scanning) {
+                    onUpdate?(.notify(note))
+                }
+            case .ranged(let result):
+                onUpdate?(.nearby(catalogued: result.catalogued))
+                if let list = result.list { onUpdate?(.list(list)) }
+            }
+        }
+    }
+
+    /// The list's words for what a source reports.
+    public static func scannerState(_ state: SourceState) -> ScannerState {
+        switch state {
+        case .scanning, .resumed, .finished: return .scanning
+        case .poweredOff: return .bluetoothOff
+        case .adapterMissing: return .noAdapter
+        case .waitingForService, .serviceGone, .accessDenied: return .unavailable(state.description)
+        }
+    }
+}

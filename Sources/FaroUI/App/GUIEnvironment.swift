@@ -1,0 +1,46 @@
+import FaroApp
+import FaroCore
+import FoundationEssentials
+
+/// What the GUI is built from: the scanner, the catalog, the stores and the use cases. The `faro` executable
+/// assembles it (demo or real); FaroUI only wires it to widgets.
+@MainActor
+public struct GUIEnvironment {
+    public var makeSource: @MainActor () -> any AdvertisementSource
+    /// The catalogued places (they name rows and become monitoring regions).
+    public var places: any PlaceDirectory
+    public var settings: any SettingsStore
+    public var useCases: FaroUseCases
+    public var outbox: (any OutboxMonitor)?
+    /// The microsites, Guardados, sharing ("Guardar", "Compartir").
+    public var site: (any SiteServices)?
+    /// The device id sent with content loads, shown in "Acerca de".
+    public var deviceID: String
+    /// Monotonic seconds of this machine.
+    public var machineClock: @Sendable () -> Double
+    /// Seconds since 1970 (pauses end at wall-clock times; rows are stamped with it).
+    public var wallClock: @Sendable () -> Double
+    public var timeZone: TimeZone
+    /// Whether to show the tray icon (off in tests that have no tray host).
+    public var tray: Bool
+
+    public init(
+        makeSource: @escaping @MainActor () -> any AdvertisementSource, places: any PlaceDirectory,
+        settings: any SettingsStore, useCases: FaroUseCases, deviceID: String,
+        machineClock: @escaping @Sendable () -> Double,
+        wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        timeZone: TimeZone = .current, tray: Bool = true
+    ) {
+        self.makeSource = makeSource
+        self.places = places
+        self.settings = settings
+        self.useCases = useCases
+        self.outbox = nil
+        self.site = nil
+        self.deviceID = deviceID
+        self.machineClock = machineClock
+        self.wallClock = wallClock
+        self.timeZone = timeZone
+        self.tray = tray
+    }
+}
