@@ -61,7 +61,11 @@ let package = Package(
             ],
             path: "Sources/faro"
         ),
-        .target(name: "FaroApp", dependencies: ["FaroCore"], path: "Sources/FaroApp"),
+        .target(
+            name: "FaroApp", dependencies: ["FaroCore"], path: "Sources/FaroApp",
+            // The beacon session is generic over its stage; let release builds specialize it for its callers.
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+        ),
         .target(name: "FaroInstall", path: "Sources/FaroInstall"),
         .target(name: "FaroUI",
             dependencies: ["FaroApp", "FaroCore", "FaroGLib", "FaroInstall", "CGtk", "CNotify", "CAppIndicator", "CShim"],

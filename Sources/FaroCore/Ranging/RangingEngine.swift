@@ -134,19 +134,12 @@ public struct RangingEngine<Filter: RSSIFilter>: Sendable {
         }
         // Sort plain keys, not the beacons: moving a RangedBeacon retains its history buffer, and reading a slot
         // of this generic type inside the comparator goes through value witnesses.
-        let keys = slots.map { SortKey(distance: $0.beacon.distance ?? .infinity, identity: $0.beacon.identity) }
+        let keys = slots.map {
+            RangingSortKey(distance: $0.beacon.distance ?? .infinity, identity: $0.beacon.identity)
+        }
         var order = Array(keys.indices)
         order.sort { keys[$0] < keys[$1] }
         return RangingSnapshot(time: time, beacons: order.map { slots[$0].beacon })
-    }
-
-    /// Nearest first (unknown distances sort as infinitely far), ties broken by identity so the order is stable.
-    struct SortKey: Comparable {
-        var distance: Double
-        var identity: BeaconIdentity
-        static func < (a: SortKey, b: SortKey) -> Bool {
-            a.distance != b.distance ? a.distance < b.distance : a.identity < b.identity
-        }
     }
 
     private mutating func remove(at i: Int) {
@@ -157,6 +150,17 @@ public struct RangingEngine<Filter: RSSIFilter>: Sendable {
             index[slots[i].beacon.identity] = i
         }
         slots.removeLast()
+    }
+}
+
+/// Nearest first (unknown distances sort as infinitely far), ties broken by identity so the order is stable.
+/// Outside `RangingEngine`: a type nested in a generic one has generic metadata, which the sort's comparator
+/// looked up on every comparison.
+struct RangingSortKey: Comparable {
+    var distance: Double
+    var identity: BeaconIdentity
+    static func < (a: RangingSortKey, b: RangingSortKey) -> Bool {
+        a.distance != b.distance ? a.distance < b.distance : a.identity < b.identity
     }
 }
 

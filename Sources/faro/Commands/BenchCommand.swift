@@ -8,7 +8,7 @@ import Glibc
 enum BenchCommand {
     static let usage = """
         faro bench decode FILE [--repeat N]
-        faro bench pipeline [--beacons N] [--adverts N] [--regions N] [--repeat N]
+        faro bench pipeline [--beacons N] [--adverts N] [--places N] [--repeat N]
         faro bench memory [--beacons N]
         faro bench distance [--data DIR]
         """
@@ -26,9 +26,9 @@ enum BenchCommand {
             let beacons = Int(try args.number("--beacons", in: 1...1_000_000) ?? 1000)
             let adverts = Int(try args.number("--adverts", in: 1...1e9) ?? 3_000_000)
             let repeats = Int(try args.number("--repeat", in: 1...1000) ?? 5)
-            let regionCount = Int(try args.number("--regions", in: 0...1000) ?? 10)
+            let places = Int(try args.number("--places", in: 0...1_000_000) ?? 100)
             try args.finish()
-            pipeline(beacons: beacons, adverts: adverts, repeats: repeats, regionCount: regionCount)
+            PipelineBench.run(beacons: beacons, adverts: adverts, repeats: repeats, places: places)
         case "memory":
             let beacons = Int(try args.number("--beacons", in: 1...10_000_000) ?? 10_000)
             try args.finish()
@@ -137,51 +137,6 @@ enum BenchCommand {
         Output.line(
             "valid=\(summary.valid) major_sum=\(summary.majorSum) minor_sum=\(summary.minorSum) "
                 + "tx_sum=\(summary.txSum) uuid_xor=\(Hex.encode(uuid))")
-    }
-
-    // MARK: pipeline
-
-    /// Decode, filter, ranging and regions for `beacons` beacons, 10 adverts/s each on a synthetic clock, a tick
-    /// per synthetic second.
-    static func pipeline(beacons: Int, adverts: Int, repeats: Int, regionCount: Int) {
-        var generator = SplitMix64(seed: 42)
-        let frames = SyntheticFrames(beacons: beacons, generator: &generator)
-        var rssis = [Int8](repeating: 0, count: 4096)
-        for i in rssis.indices { rssis[i] = Int8(-50 - Int(generator.next() % 40)) }
-        let regions = (0..<regionCount).map {
-            Region(identifier: "r\($0)", uuid: frames.uuids[$0 % frames.uuids.count], major: UInt16($0))
-        }
-        let clock = ThreadCPUClock()
-        var times: [Double] = []
-        var check = 0
-        for _ in 0..<repeats {
-            var pipeline = BeaconPipeline(
-                filter: SightingFilter(minimumRSSI: -100),
-                ranging: RangingEngine(strategy: .faroDefault), regions: RegionMonitor(regions: regions))
-            let perSecond = beacons * 10
-            var events = 0
-            let t0 = clock.now()
-            frames.bytes.withUnsafeBytes { all in
-                for i in 0..<adverts {
-                    let b = i % beacons
-                    let advert = UnsafeRawBufferPointer(rebasing: all[(b * 30)..<(b * 30 + 30)])
-                    let time = Double(i) / Double(perSecond)
-                    _ = pipeline.ingest(
-                        advertisingData: advert, address: BluetoothAddress(value: UInt64(b)),
-                        rssi: rssis[i & 4095], at: time
-                    ) { _ in events += 1 }
-                    if (i + 1) % perSecond == 0 {
-                        check &+= pipeline.tick(at: time) { _ in events += 1 }.beacons.count
-                    }
-                }
-            }
-            times.append(clock.now() - t0)
-            check &+= events
-        }
-        let median = times.sorted()[times.count / 2]
-        Output.line(
-            "pipeline_cpu_adverts_per_s=\(String(cFormat: "%.1f", Double(adverts) / median)) beacons=\(beacons) adverts=\(adverts) check=\(check)"
-        )
     }
 
     // MARK: memory

@@ -1,4 +1,5 @@
 import Dispatch
+import FaroApp
 import FaroCore
 import FoundationEssentials
 import Glibc
@@ -14,15 +15,15 @@ enum RangeCommand {
         guard let path = try args.option("--replay") else { throw UsageError(description: "--replay FILE is required") }
         try args.finish()
         let records = try ReplayFile.load(path)
-        var pipeline = ScanSession.makePipeline()
+        var session = BeaconSession()
         var player = ReplayPlayer(records: records)
         // Ticks fall on whole seconds of the recording's clock, from the first second after its first record.
         guard let first = records.first, let last = records.last else { return 0 }
         var tick = (first.time + 1).rounded(.down)
         let end = last.time.rounded(.up)
         while tick <= end {
-            try player.feed(until: tick, into: &pipeline)
-            let snapshot = pipeline.tick(at: tick) { _ in }
+            player.feed(until: tick, into: &session)
+            let snapshot = session.tick(at: tick) { _ in }
             Output.line(json ? JSON.tick(snapshot, time: tick) : Table.tick(snapshot, time: tick))
             tick += 1
         }
@@ -47,8 +48,8 @@ enum ReplayFile {
     }
 }
 
-/// Walks through replay records in time order, feeding the pipeline; a record with no iBeacon is skipped, as a
-/// scanner skips other devices' advertisements.
+/// Walks through replay records in time order, feeding the beacon session; a record with no iBeacon is skipped,
+/// as a scanner skips other devices' advertisements.
 struct ReplayPlayer {
     let records: [ReplayRecord]
     private(set) var position = 0
@@ -59,11 +60,11 @@ struct ReplayPlayer {
 
     var isFinished: Bool { position >= records.count }
 
-    mutating func feed(until time: Double, into pipeline: inout BeaconPipeline<KalmanRSSIFilter>) throws {
+    mutating func feed(until time: Double, into session: inout BeaconSession) {
         while position < records.count, records[position].time + offset <= time {
             var record = records[position]
             record.time += offset
-            _ = pipeline.ingest(record) { _ in }
+            _ = session.ingest(record) { _ in }
             position += 1
         }
     }

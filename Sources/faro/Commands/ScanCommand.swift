@@ -1,4 +1,5 @@
 import Dispatch
+import FaroApp
 import FaroBluetooth
 import FaroCore
 import FaroGLib
@@ -69,7 +70,7 @@ enum ScanCommand {
     }
 }
 
-/// A live scan from a radio on a GLib main loop: sightings go into the pipeline as they arrive, the table is printed
+/// A live scan from a radio on a GLib main loop: sightings go into the beacon session as they arrive, the table is printed
 /// once a second, state changes go to stderr, and SIGINT/SIGTERM end the scan cleanly (discovery stopped, the
 /// controller's scan state restored).
 struct LiveScanSession {
@@ -79,14 +80,15 @@ struct LiveScanSession {
 
     func run(duration: Double?) throws -> Int32 {
         let loop = GLibMainLoop()
-        var pipeline = ScanSession.makePipeline()
+        var session = BeaconSession()
         var failure: ScanError?
         let start = GLibMainLoop.monotonicSeconds()
         do {
             try source.start { event in
                 switch event {
-                case .sighting(let s):
-                    pipeline.accept(s.beacon, address: s.address, rssi: s.rssi, at: s.time - start) { _ in }
+                case .sighting(var s):
+                    s.time -= start
+                    session.observe(s) { _ in }
                 case .state(let state):
                     Output.error("faro: \(state)")
                 case .failed(let error):
@@ -106,7 +108,7 @@ struct LiveScanSession {
             }
             let wait = max(0, start + elapsed - GLibMainLoop.monotonicSeconds())
             loop.after(wait) {
-                let snapshot = pipeline.tick(at: elapsed) { _ in }
+                let snapshot = session.tick(at: elapsed) { _ in }
                 Output.line(json ? JSON.tick(snapshot, time: elapsed) : Table.tick(snapshot, time: elapsed))
                 scheduleTick()
             }
@@ -148,13 +150,9 @@ struct ScanSession {
     let json: Bool
     var clock = MonotonicClock()
 
-    static func makePipeline() -> BeaconPipeline<KalmanRSSIFilter> {
-        BeaconPipeline(ranging: RangingEngine(strategy: .faroDefault), regions: RegionMonitor(regions: []))
-    }
-
     /// Ticks once per second of scan time until `duration` (or the recording's end, or forever for a loop).
     func run(duration: Double?) throws {
-        var pipeline = ScanSession.makePipeline()
+        var session = BeaconSession()
         let source = ReplaySource(records: records, name: loop ? "demo" : "replay", loops: loop, speed: speed)
         let start = clock.now()
         let firstTime = source.firstTime
@@ -165,11 +163,9 @@ struct ScanSession {
             if let duration, elapsed > duration { break }
             clock.sleep(until: start + elapsed / speed)
             let recordingTime = firstTime + elapsed
-            source.release(until: recordingTime) { s in
-                pipeline.accept(s.beacon, address: s.address, rssi: s.rssi, at: s.time) { _ in }
-            }
+            source.release(until: recordingTime) { s in session.observe(s) { _ in } }
             if source.isFinished, loop { source.loop(after: recordingTime) }
-            let snapshot = pipeline.tick(at: recordingTime) { _ in }
+            let snapshot = session.tick(at: recordingTime) { _ in }
             Output.line(json ? JSON.tick(snapshot, time: elapsed) : Table.tick(snapshot, time: elapsed))
             if !loop, source.isFinished, elapsed >= length { break }
         }
