@@ -139,6 +139,9 @@ public final class MonitoringService {
         sessionInputsChanged()
     }
 
+    /// Ticks the session now (with `autoTick` off: tests drive the clock).
+    public func tick() { runner?.tickNow() }
+
     /// The user clicked or dismissed the zone notification, or the server closed it: the next entry starts a new
     /// one.
     public func notificationClosed() { planner.closed() }
