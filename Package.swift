@@ -30,6 +30,12 @@ let package = Package(
         cLibrary("CGio", pkgConfig: "gio-2.0", apt: "libglib2.0-dev"),
         cLibrary("CAppIndicator", pkgConfig: "ayatana-appindicator3-0.1", apt: "libayatana-appindicator3-dev"),
         cLibrary("CQREncode", pkgConfig: "libqrencode", apt: "libqrencode-dev"),
+        // The views and styles in Resources/, compiled with glib-compile-resources at build time and embedded.
+        .plugin(
+            name: "CompileResources", capability: .buildTool(), dependencies: ["embed-resource"],
+            path: "Plugins/CompileResources"),
+        .executableTarget(name: "embed-resource", path: "Sources/embed-resource"),
+        .target(name: "FaroResources", path: "Sources/FaroResources", plugins: ["CompileResources"]),
         .target(
             name: "CShim",
             dependencies: ["CGio", "CSQLite", "CCurl"],
@@ -68,7 +74,10 @@ let package = Package(
         ),
         .target(name: "FaroInstall", path: "Sources/FaroInstall"),
         .target(name: "FaroUI",
-            dependencies: ["FaroApp", "FaroCore", "FaroGLib", "FaroInstall", "CGtk", "CNotify", "CAppIndicator", "CShim"],
+            dependencies: [
+                "FaroApp", "FaroCore", "FaroGLib", "FaroInstall", "FaroResources", "CGtk", "CNotify", "CAppIndicator",
+                "CShim",
+            ],
             path: "Sources/FaroUI"),
         .target(name: "FaroTestSupport", dependencies: ["CShim"], path: "Tests/FaroTestSupport"),
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),

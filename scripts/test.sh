@@ -8,7 +8,7 @@ quiet() { grep -v -E "prohibited flag\(s\): -pthread" || true; }
 
 echo "== format"
 # The checked-in .swift-format; the linter ships with the Swift toolchain.
-swift format lint --strict -r Sources Tests
+swift format lint --strict -r Sources Tests Plugins
 
 echo "== build"
 swift build --build-tests 2>&1 | quiet

@@ -78,6 +78,7 @@ public final class FaroApplication {
 
     private func startup() {
         IndicatorAssets.install()
+        ResourceBundle.installStyle()
         let monitoring = monitoring
         actions = ApplicationActions(
             app: app, autostartEnabled: Autostart.isEnabled,
