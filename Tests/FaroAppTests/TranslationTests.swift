@@ -50,6 +50,21 @@ struct TranslationTests {
                 }
             }
         }
+        // The GtkBuilder views: every property or menu attribute marked translatable.
+        let translatable = try NSRegularExpression(pattern: #"translatable="yes"[^>]*>([^<]*)<"#)
+        if let views = fm.enumerator(atPath: root + "/Resources/ui") {
+            for case let file as String in views where file.hasSuffix(".ui") {
+                let text = try String(contentsOfFile: root + "/Resources/ui/" + file, encoding: .utf8)
+                let range = NSRange(text.startIndex..., in: text)
+                for match in translatable.matches(in: text, range: range) {
+                    if let r = Range(match.range(at: 1), in: text) {
+                        ids.insert(
+                            String(text[r]).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(
+                                of: "&lt;", with: "<"))
+                    }
+                }
+            }
+        }
         return ids
     }
 

@@ -3,6 +3,9 @@ import FaroResources
 
 /// A GtkBuilder view from Faro's resource bundle (`Resources/ui/NAME.ui`): built once per use, its objects found
 /// by id. Strings marked `translatable` in the template are translated through the `faro` text domain.
+///
+/// The builder owns the objects it made until someone else references them (a window its children, a list its
+/// rows): keep the template as long as its view, or take a reference to what must outlive it.
 @MainActor
 final class Template {
     private let builder: UnsafeMutablePointer<GtkBuilder>

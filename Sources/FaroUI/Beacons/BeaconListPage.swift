@@ -3,11 +3,13 @@ import FaroApp
 import FaroCore
 import FaroGLib
 
-/// The "Beacons" page: the places in range, nearest first, updated in place once a second, with an empty state
+/// The "Beacons" page (`Resources/ui/beacon-list.ui`): the places in range, nearest first, updated in place once a second, with an empty state
 /// that says why nothing is listed.
 @MainActor
 final class BeaconListPage {
     let root: UnsafeMutablePointer<GtkWidget>
+    /// The page's view, kept for the page's lifetime (its builder holds the objects until the window takes them).
+    private let template: Template
     private let list: UnsafeMutablePointer<GtkWidget>
     private let emptyTitle: UnsafeMutablePointer<GtkWidget>
     private let emptyDetail: UnsafeMutablePointer<GtkWidget>
@@ -41,30 +43,12 @@ final class BeaconListPage {
     var onActivate: ((BeaconIdentity) -> Void)?
 
     init() {
-        list = gtk_list_box_new()
-        gtk_list_box_set_selection_mode(cast(list), GTK_SELECTION_SINGLE)
-        gtk_list_box_set_activate_on_single_click(cast(list), 1)
-        setAccessibleName(list, I18n.tr("Nearby beacons"))
-
-        let placeholder = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
-        emptyTitle = gtk_label_new(nil)
-        emptyDetail = gtk_label_new(nil)
-        gtk_label_set_line_wrap(cast(emptyDetail), 1)
-        gtk_label_set_justify(cast(emptyDetail), GTK_JUSTIFY_CENTER)
-        gtk_style_context_add_class(gtk_widget_get_style_context(emptyDetail), "dim-label")
-        let icon = gtk_image_new_from_icon_name("bluetooth-active-symbolic", GTK_ICON_SIZE_DIALOG)
-        gtk_box_pack_start(cast(placeholder), icon, 0, 0, 0)
-        gtk_box_pack_start(cast(placeholder), emptyTitle, 0, 0, 0)
-        gtk_box_pack_start(cast(placeholder), emptyDetail, 0, 0, 0)
-        gtk_widget_set_valign(placeholder, GTK_ALIGN_CENTER)
-        gtk_widget_set_margin_start(placeholder, 24)
-        gtk_widget_set_margin_end(placeholder, 24)
-        gtk_widget_show_all(placeholder)
-        gtk_list_box_set_placeholder(cast(list), placeholder)
-
-        root = gtk_scrolled_window_new(nil, nil)
-        gtk_scrolled_window_set_policy(cast(root), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_container_add(cast(root), list)
+        template = Template("beacon-list")
+        root = template.widget("root")
+        list = template.widget("list")
+        emptyTitle = template.widget("empty-title")
+        emptyDetail = template.widget("empty-detail")
+        gtk_list_box_set_placeholder(cast(list), template.widget("placeholder"))
         // Rows scrolled into view (or uncovered by a taller window) get the order and state they were not given
         // off screen. Deferred to an idle: "changed" comes during size allocation.
         let adjustment = gtk_scrolled_window_get_vadjustment(cast(root))

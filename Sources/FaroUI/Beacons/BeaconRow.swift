@@ -2,7 +2,7 @@ internal import CGtk
 import FaroApp
 import FaroCore
 
-/// One row of the beacon list: title, business, distance, proximity and the sparkline. Updated in place every
+/// One row of the beacon list (`Resources/ui/beacon-row.ui`): title, business, distance, proximity and the sparkline. Updated in place every
 /// tick, so selection and focus survive.
 @MainActor
 final class BeaconRow {
@@ -12,7 +12,7 @@ final class BeaconRow {
     private let subtitle: UnsafeMutablePointer<GtkWidget>
     private let distance: UnsafeMutablePointer<GtkWidget>
     private let proximity: UnsafeMutablePointer<GtkWidget>
-    private let sparkline = Sparkline()
+    private let sparkline: Sparkline
     /// What the widgets show.
     private(set) var model: BeaconRowModel?
     /// The revision of `model` (see `BeaconListUpdate.revisions`): the row is current when it equals the latest.
@@ -20,32 +20,18 @@ final class BeaconRow {
 
     init(identity: BeaconIdentity) {
         self.identity = identity
-        row = gtk_list_box_row_new()
-        title = gtk_label_new(nil)
-        subtitle = gtk_label_new(nil)
-        distance = gtk_label_new(nil)
-        proximity = gtk_label_new(nil)
-        for label in [title, subtitle] {
-            gtk_label_set_xalign(cast(label), 0)
-            gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
-            gtk_widget_set_hexpand(label, 1)
-        }
-        gtk_style_context_add_class(gtk_widget_get_style_context(subtitle), "dim-label")
-        gtk_style_context_add_class(gtk_widget_get_style_context(proximity), "dim-label")
-        gtk_label_set_xalign(cast(distance), 1)
-        gtk_label_set_xalign(cast(proximity), 1)
-        let grid = gtk_grid_new()
-        gtk_grid_set_column_spacing(cast(grid), 12)
-        gtk_grid_set_row_spacing(cast(grid), 2)
-        gtk_container_set_border_width(cast(grid), 8)
-        gtk_grid_attach(cast(grid), title, 0, 0, 1, 1)
-        gtk_grid_attach(cast(grid), subtitle, 0, 1, 1, 1)
-        gtk_grid_attach(cast(grid), sparkline.area, 1, 0, 1, 2)
-        gtk_grid_attach(cast(grid), distance, 2, 0, 1, 1)
-        gtk_grid_attach(cast(grid), proximity, 2, 1, 1, 1)
-        gtk_container_add(cast(row), grid)
-        gtk_widget_show_all(row)
+        let template = Template("beacon-row")
+        row = template.widget("row")
+        // The row outlives the builder: the list box takes it.
+        g_object_ref_sink(UnsafeMutableRawPointer(row))
+        title = template.widget("title")
+        subtitle = template.widget("subtitle")
+        distance = template.widget("distance")
+        proximity = template.widget("proximity")
+        sparkline = Sparkline(area: template.widget("sparkline"))
     }
+
+    isolated deinit { g_object_unref(UnsafeMutableRawPointer(row)) }
 
     /// Puts a new state into the widgets, touching only what changed (each changed label is re-measured). A list
     /// of a thousand beacons changes nearly every row every second: the list page calls this only for rows near

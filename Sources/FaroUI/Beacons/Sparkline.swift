@@ -12,11 +12,10 @@ final class Sparkline {
     let area: UnsafeMutablePointer<GtkWidget>
     private var values: [Float] = []
 
-    init() {
-        area = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)
+    /// Draws on `area`, an empty box of the row's template.
+    init(area: UnsafeMutablePointer<GtkWidget>) {
+        self.area = area
         if let accessible = gtk_widget_get_accessible(area) { atk_object_set_role(accessible, ATK_ROLE_DRAWING_AREA) }
-        gtk_widget_set_size_request(area, 72, 24)
-        gtk_widget_set_valign(area, GTK_ALIGN_CENTER)
         Signal.connect(
             area, "draw",
             event: { [weak self] cr in

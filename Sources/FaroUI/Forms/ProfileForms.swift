@@ -8,23 +8,13 @@ import FaroCore
 enum ProfileForms {
     static func contactDetails(parent: UnsafeMutablePointer<GtkWidget>?, save: SaveContactDetails) {
         let current = save.current()
-        let fields: [FormDialog.Field] = [
-            .init(
-                field: .nombre, label: I18n.tr("_Name"), purpose: GTK_INPUT_PURPOSE_NAME, initial: current?.nombre ?? ""
-            ),
-            .init(
-                field: .email, label: I18n.tr("_E-mail"), purpose: GTK_INPUT_PURPOSE_EMAIL,
-                initial: current?.email ?? ""),
-            .init(
-                field: .telefono, label: I18n.tr("_Phone"), purpose: GTK_INPUT_PURPOSE_PHONE,
-                initial: current?.telefono ?? ""),
-            .init(
-                field: .empresa, label: I18n.tr("C_ompany"), purpose: GTK_INPUT_PURPOSE_FREE_FORM,
-                initial: current?.empresa ?? ""),
+        let initial: [FormField: String] = [
+            .nombre: current?.nombre ?? "", .email: current?.email ?? "", .telefono: current?.telefono ?? "",
+            .empresa: current?.empresa ?? "",
         ]
         FormDialog(
-            parent: parent, title: I18n.tr("My contact details"), accept: I18n.tr("_Save"), fields: fields,
-            note: I18n.tr(contactDisclaimerMsgid)
+            template: "contact-dialog", fields: [.nombre, .email, .telefono, .empresa], initial: initial,
+            parent: parent
         ) { values in
             do throws(FormSubmissionError) {
                 _ = try save(
@@ -41,15 +31,8 @@ enum ProfileForms {
     static func registerBusiness(
         parent: UnsafeMutablePointer<GtkWidget>?, register: RegisterBusiness, saved: @escaping @MainActor () -> Void
     ) {
-        let fields: [FormDialog.Field] = [
-            .init(field: .nombre, label: I18n.tr("_Name"), purpose: GTK_INPUT_PURPOSE_NAME, initial: ""),
-            .init(field: .email, label: I18n.tr("_E-mail"), purpose: GTK_INPUT_PURPOSE_EMAIL, initial: ""),
-            .init(field: .telefono, label: I18n.tr("_Phone"), purpose: GTK_INPUT_PURPOSE_PHONE, initial: ""),
-        ]
-        FormDialog(
-            parent: parent, title: I18n.tr("Register my business"), accept: I18n.tr("_Send"), fields: fields,
-            note: I18n.tr("We will contact you to add your business to Faro.")
-        ) { values in
+        FormDialog(template: "register-dialog", fields: [.nombre, .email, .telefono], initial: [:], parent: parent) {
+            values in
             do throws(FormSubmissionError) {
                 _ = try register(
                     nombre: values[.nombre] ?? "", email: values[.email] ?? "", telefono: values[.telefono] ?? "")

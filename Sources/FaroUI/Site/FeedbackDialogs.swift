@@ -3,51 +3,34 @@ import FaroApp
 import FaroCore
 import FaroGLib
 
-/// The small dialogs of the content view: the optional comment of "Enviar mis datos", the 5-star rating bar of
-/// "Calificar sitio", and the QR code of the shared link. `submit` returns an error to show, or nil to close.
+/// The small dialogs of the content view, each from its template in `Resources/ui/`: the optional comment of
+/// "Enviar mis datos", the 5-star rating bar of "Calificar sitio", the QR code of the shared link, and a problem
+/// report. `submit` returns an error to show, or nil to close.
 @MainActor
 enum FeedbackDialogs {
-    private static func dialog(parent: UnsafeMutablePointer<GtkWidget>, title: String, accept: String)
-        -> UnsafeMutablePointer<GtkWidget>
+    /// Builds `name`'s dialog over `parent`'s window, with accessible names from its title and button labels.
+    private static func dialog(_ name: String, parent: UnsafeMutablePointer<GtkWidget>, buttons: [String])
+        -> (Template, UnsafeMutablePointer<GtkWidget>)
     {
-        let d: UnsafeMutablePointer<GtkWidget> = gtk_dialog_new()
-        gtk_window_set_title(cast(d), title)
-        gtk_window_set_modal(cast(d), 1)
+        let template = Template(name)
+        let d = template.widget("dialog")
         if let top = gtk_widget_get_toplevel(parent) { gtk_window_set_transient_for(cast(d), cast(top)) }
-        setAccessibleName(d, title)
-        let cancel = gtk_dialog_add_button(cast(d), I18n.tr("_Cancel"), GTK_RESPONSE_CANCEL.rawValue)
-        setAccessibleName(cancel, I18n.tr("Cancel"))
-        let ok = gtk_dialog_add_button(cast(d), accept, GTK_RESPONSE_ACCEPT.rawValue)
-        setAccessibleName(ok, accept.replacing("_", with: ""))
-        if let ok { gtk_style_context_add_class(gtk_widget_get_style_context(ok), "suggested-action") }
-        gtk_dialog_set_default_response(cast(d), GTK_RESPONSE_ACCEPT.rawValue)
-        return d
+        if let title = gtk_window_get_title(cast(d)) { setAccessibleName(d, String(cString: title)) }
+        for id in buttons { FormDialog.nameAfterLabel(template.widget(id)) }
+        return (template, d)
+    }
+
+    /// Shows `error` in the dialog's error label.
+    private static func show(_ error: String, in label: UnsafeMutablePointer<GtkWidget>) {
+        gtk_label_set_text(cast(label), error)
+        gtk_widget_show(label)
     }
 
     /// "Enviar mis datos": an optional free-text comment, then send.
     static func comment(parent: UnsafeMutablePointer<GtkWidget>, submit: @escaping @MainActor (String) -> String?) {
-        let d = dialog(parent: parent, title: I18n.tr("Send my details"), accept: I18n.tr("_Send"))
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
-        gtk_container_set_border_width(cast(box), 12)
-        let label = gtk_label_new_with_mnemonic(I18n.tr("_Comment (optional)"))
-        gtk_label_set_xalign(cast(label), 0)
-        let view = gtk_text_view_new()
-        gtk_text_view_set_wrap_mode(cast(view), GTK_WRAP_WORD_CHAR)
-        gtk_label_set_mnemonic_widget(cast(label), view)
-        setAccessibleName(view, I18n.tr("Comment (optional)"))
-        let frame = gtk_scrolled_window_new(nil, nil)
-        gtk_widget_set_size_request(frame, 360, 100)
-        gtk_scrolled_window_set_shadow_type(cast(frame), GTK_SHADOW_IN)
-        gtk_container_add(cast(frame), view)
-        let error = gtk_label_new(nil)
-        gtk_style_context_add_class(gtk_widget_get_style_context(error), "error")
-        gtk_widget_set_no_show_all(error, 1)
-        let note = gtk_label_new(I18n.tr("Your name, e-mail, phone and company go to the authors of this site."))
-        gtk_label_set_line_wrap(cast(note), 1)
-        gtk_label_set_xalign(cast(note), 0)
-        gtk_style_context_add_class(gtk_widget_get_style_context(note), "dim-label")
-        for w in [label, frame, note, error] { gtk_box_pack_start(cast(box), w, 0, 0, 0) }
-        gtk_box_pack_start(cast(gtk_dialog_get_content_area(cast(d))), box, 1, 1, 0)
+        let (template, d) = dialog("comment-dialog", parent: parent, buttons: ["cancel", "accept"])
+        let view = template.widget("comment")
+        let error = template.widget("error")
         Signal.connect(
             d, "response",
             int: { response in
@@ -62,122 +45,87 @@ enum FeedbackDialogs {
                             return String(cString: p)
                         } ?? ""
                     if let problem = submit(text) {
-                        gtk_label_set_text(cast(error), problem)
-                        gtk_widget_show(error)
+                        show(problem, in: error)
                         return
                     }
                 }
                 gtk_widget_destroy(d)
             })
-        gtk_widget_show_all(d)
+        gtk_window_present(cast(d))
     }
 
     /// "Calificar sitio": a rating bar of 5 stars, integer values 0–5 (no star selected is 0).
     static func rating(parent: UnsafeMutablePointer<GtkWidget>, submit: @escaping @MainActor (Int) -> String?) {
-        let d = dialog(parent: parent, title: I18n.tr("Rate site"), accept: I18n.tr("_Send rating"))
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
-        gtk_container_set_border_width(cast(box), 12)
-        let stars = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 2)
-        setAccessibleName(stars, I18n.tr("Rating"))
-        let value = gtk_label_new(nil)
-        let error = gtk_label_new(nil)
-        gtk_style_context_add_class(gtk_widget_get_style_context(error), "error")
-        gtk_widget_set_no_show_all(error, 1)
+        let (template, d) = dialog("rating-dialog", parent: parent, buttons: ["cancel", "accept"])
+        let value = template.widget("value")
+        let error = template.widget("error")
         final class State { var rating = 0 }
         let state = State()
-        var buttons: [UnsafeMutablePointer<GtkWidget>] = []
+        let buttons = (1...5).map { template.widget("star-\($0)") }
         func paint() {
-            for (i, b) in buttons.enumerated() {
-                gtk_button_set_label(cast(b), i < state.rating ? "★" : "☆")
-            }
+            for (i, b) in buttons.enumerated() { gtk_button_set_label(cast(b), i < state.rating ? "★" : "☆") }
             gtk_label_set_text(cast(value), I18n.localizer.format("%@ of 5", String(state.rating)))
         }
-        for n in 1...5 {
-            let b: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_label("☆")
-            gtk_button_set_relief(cast(b), GTK_RELIEF_NONE)
+        for (i, b) in buttons.enumerated() {
+            let n = i + 1
             setAccessibleName(b, I18n.localizer.format("%@ stars", String(n)))
             // Clicking the selected star again clears the rating back to 0.
-            Signal.connect(
-                b, "clicked",
-                { () -> Void in
-                    state.rating = state.rating == n ? 0 : n
-                    paint()
-                })
-            buttons.append(b)
-            gtk_box_pack_start(cast(stars), b, 0, 0, 0)
+            Signal.connect(b, "clicked") { () -> Void in
+                state.rating = state.rating == n ? 0 : n
+                paint()
+            }
         }
         paint()
-        for w in [stars, value, error] { gtk_box_pack_start(cast(box), w, 0, 0, 0) }
-        gtk_box_pack_start(cast(gtk_dialog_get_content_area(cast(d))), box, 1, 1, 0)
         Signal.connect(
             d, "response",
             int: { response in
                 if response == GTK_RESPONSE_ACCEPT.rawValue, let problem = submit(state.rating) {
-                    gtk_label_set_text(cast(error), problem)
-                    gtk_widget_show(error)
+                    show(problem, in: error)
                     return
                 }
                 gtk_widget_destroy(d)
             })
-        gtk_widget_show_all(d)
+        gtk_window_present(cast(d))
     }
 
     /// Says what went wrong with something the user asked for (an export, a delete), with a Close button.
     static func problem(parent: UnsafeMutablePointer<GtkWidget>, title: String, detail: String) {
-        let d = gtk_dialog_new()
+        let (template, d) = dialog("problem-dialog", parent: parent, buttons: ["close"])
         gtk_window_set_title(cast(d), title)
-        if let top = gtk_widget_get_toplevel(parent) { gtk_window_set_transient_for(cast(d), cast(top)) }
-        gtk_window_set_modal(cast(d), 1)
-        let close = gtk_dialog_add_button(cast(d), I18n.tr("_Close"), GTK_RESPONSE_CLOSE.rawValue)
-        setAccessibleName(close, I18n.tr("Close"))
-        let label = gtk_label_new(detail)
-        gtk_label_set_line_wrap(cast(label), 1)
-        gtk_label_set_selectable(cast(label), 1)
-        gtk_label_set_max_width_chars(cast(label), 50)
-        gtk_container_set_border_width(cast(d), 12)
-        gtk_box_pack_start(cast(gtk_dialog_get_content_area(cast(d))), label, 1, 1, 6)
+        setAccessibleName(d, title)
+        gtk_label_set_text(cast(template.widget("detail")), detail)
         Signal.connect(d, "response", int: { _ in gtk_widget_destroy(d) })
-        gtk_widget_show_all(d)
+        gtk_window_present(cast(d))
     }
 
     /// The QR code of the shared link, drawn large enough for a phone camera.
     static func qr(parent: UnsafeMutablePointer<GtkWidget>, matrix: QRMatrix, url: String) {
-        let d = gtk_dialog_new()
-        gtk_window_set_title(cast(d), I18n.tr("QR code"))
-        if let top = gtk_widget_get_toplevel(parent) { gtk_window_set_transient_for(cast(d), cast(top)) }
-        gtk_window_set_modal(cast(d), 1)
-        let close = gtk_dialog_add_button(cast(d), I18n.tr("_Close"), GTK_RESPONSE_CLOSE.rawValue)
-        setAccessibleName(close, I18n.tr("Close"))
-        let area = gtk_drawing_area_new()
+        let (template, d) = dialog("qr-dialog", parent: parent, buttons: ["close"])
+        let area = template.widget("code")
         let side = Int32((matrix.size + 8) * 6)
         gtk_widget_set_size_request(area, side, side)
         setAccessibleName(area, I18n.localizer.format("QR code of %@", url))
+        gtk_label_set_text(cast(template.widget("url")), url)
         Signal.connect(
             area, "draw",
             event: { data in
-                guard let area, let data else { return false }
+                guard let data else { return false }
                 let cr = OpaquePointer(data)
-                let m = matrix
                 let w = Double(gtk_widget_get_allocated_width(area))
                 let h = Double(gtk_widget_get_allocated_height(area))
-                let module = min(w, h) / Double(m.size + 8)
+                let module = min(w, h) / Double(matrix.size + 8)
                 cairo_set_source_rgb(cr, 1, 1, 1)
                 cairo_paint(cr)
                 cairo_set_source_rgb(cr, 0, 0, 0)
-                for y in 0..<m.size {
-                    for x in 0..<m.size where m.isDark(x: x, y: y) {
+                for y in 0..<matrix.size {
+                    for x in 0..<matrix.size where matrix.isDark(x: x, y: y) {
                         cairo_rectangle(cr, (Double(x) + 4) * module, (Double(y) + 4) * module, module, module)
                     }
                 }
                 cairo_fill(cr)
                 return true
             })
-        let label = gtk_label_new(url)
-        gtk_label_set_selectable(cast(label), 1)
-        let content = gtk_dialog_get_content_area(cast(d))
-        gtk_box_pack_start(cast(content), area, 1, 1, 0)
-        gtk_box_pack_start(cast(content), label, 0, 0, 6)
         Signal.connect(d, "response", int: { _ in gtk_widget_destroy(d) })
-        gtk_widget_show_all(d)
+        gtk_window_present(cast(d))
     }
 }

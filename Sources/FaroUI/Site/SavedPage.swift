@@ -4,10 +4,12 @@ import FaroCore
 import FaroGLib
 import FoundationEssentials
 
-/// The "Guardados" page: saved pages (title, business, date saved), opened offline, deleted, exported as `.mht`.
+/// The "Guardados" page (`Resources/ui/saved-page.ui`, rows from `saved-row.ui`): saved pages (title, business, date saved), opened offline, deleted, exported as `.mht`.
 @MainActor
 final class SavedListPage {
     let root: UnsafeMutablePointer<GtkWidget>
+    /// The page's view (`Resources/ui/saved-page.ui`), kept as long as the page.
+    private let template: Template
     private let list: UnsafeMutablePointer<GtkWidget>
     private let services: any SiteServices
     private var rowIDs: [UnsafeMutableRawPointer: Int64] = [:]
@@ -19,21 +21,10 @@ final class SavedListPage {
 
     init(services: any SiteServices) {
         self.services = services
-        list = gtk_list_box_new()
-        setAccessibleName(list, I18n.tr("Saved pages"))
-        gtk_list_box_set_activate_on_single_click(cast(list), 0)
-        let empty = gtk_label_new(
-            I18n.tr("No saved pages yet. Open a place and choose “Save page” to keep it for offline reading."))
-        gtk_label_set_line_wrap(cast(empty), 1)
-        gtk_label_set_justify(cast(empty), GTK_JUSTIFY_CENTER)
-        gtk_widget_set_margin_start(empty, 24)
-        gtk_widget_set_margin_end(empty, 24)
-        gtk_style_context_add_class(gtk_widget_get_style_context(empty), "dim-label")
-        gtk_widget_show(empty)
-        gtk_list_box_set_placeholder(cast(list), empty)
-        root = gtk_scrolled_window_new(nil, nil)
-        gtk_scrolled_window_set_policy(cast(root), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_container_add(cast(root), list)
+        template = Template("saved-page")
+        root = template.widget("root")
+        list = template.widget("list")
+        gtk_list_box_set_placeholder(cast(list), template.widget("empty"))
         Signal.connect(
             list, "row-activated",
             pointer: { [weak self] row in
@@ -64,34 +55,18 @@ final class SavedListPage {
         entries = [:]
         for entry in services.savedSites() {
             entries[entry.id] = entry
-            let row: UnsafeMutablePointer<GtkWidget> = gtk_list_box_row_new()
-            let grid = gtk_grid_new()
-            gtk_grid_set_column_spacing(cast(grid), 8)
-            gtk_container_set_border_width(cast(grid), 8)
-            let title = gtk_label_new(nil)
+            let view = Template("saved-row")
+            let row = view.widget("row")
+            let title = view.widget("title")
             gtk_label_set_markup(cast(title), "<b>" + escapeMarkup(entry.title) + "</b>")
             let when = Self.localDateTime(entry.savedAt)
-            let detail = gtk_label_new(entry.business + " · " + when)
-            gtk_style_context_add_class(gtk_widget_get_style_context(detail), "dim-label")
-            for label in [title, detail] {
-                gtk_label_set_xalign(cast(label), 0)
-                gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
-                gtk_widget_set_hexpand(label, 1)
-            }
-            let open = gtk_button_new_with_label(I18n.tr("Open"))
-            let export = gtk_button_new_with_label(I18n.tr("Export…"))
-            let delete = gtk_button_new_from_icon_name("user-trash-symbolic", GTK_ICON_SIZE_BUTTON)
+            gtk_label_set_text(cast(view.widget("detail")), entry.business + " · " + when)
+            let open = view.widget("open")
+            let export = view.widget("export")
+            let delete = view.widget("delete")
             setAccessibleName(open, I18n.localizer.format("Open %@", entry.title))
             setAccessibleName(export, I18n.localizer.format("Export %@", entry.title))
             setAccessibleName(delete, I18n.localizer.format("Delete %@", entry.title))
-            gtk_widget_set_tooltip_text(delete, I18n.tr("Delete"))
-            gtk_grid_attach(cast(grid), title, 0, 0, 1, 1)
-            gtk_grid_attach(cast(grid), detail, 0, 1, 1, 1)
-            gtk_grid_attach(cast(grid), open, 1, 0, 1, 2)
-            gtk_grid_attach(cast(grid), export, 2, 0, 1, 2)
-            gtk_grid_attach(cast(grid), delete, 3, 0, 1, 2)
-            for b in [open, export, delete] { gtk_widget_set_valign(b, GTK_ALIGN_CENTER) }
-            gtk_container_add(cast(row), grid)
             setAccessibleName(row, "\(entry.title), \(entry.business), \(when)")
             rowIDs[UnsafeMutableRawPointer(row)] = entry.id
             gtk_container_add(cast(list), row)

@@ -9,6 +9,8 @@ import FoundationEssentials
 @MainActor
 final class SitePage {
     let root: UnsafeMutablePointer<GtkWidget>
+    /// The page's view (`Resources/ui/site-page.ui`), kept as long as the page.
+    private let template: Template
     private let services: any SiteServices
     private let useCases: FaroUseCases
     private let openSite: OpenSite
@@ -39,69 +41,21 @@ final class SitePage {
         self.useCases = useCases
         openSite = OpenSite(services: services)
         savePageNow = SavePage(services: services, clock: clock)
-        root = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
-
-        let bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
-        gtk_container_set_border_width(cast(bar), 6)
-        let back = gtk_button_new_from_icon_name("go-previous-symbolic", GTK_ICON_SIZE_BUTTON)
-        setAccessibleName(back, I18n.tr("Back to the beacons"))
-        gtk_widget_set_tooltip_text(back, I18n.tr("Back to the beacons"))
-        heading = gtk_label_new(nil)
-        gtk_label_set_ellipsize(cast(heading), PANGO_ELLIPSIZE_END)
-        gtk_label_set_xalign(cast(heading), 0)
-        gtk_widget_set_hexpand(heading, 1)
-        saveButton = gtk_button_new_with_mnemonic(I18n.tr("_Save page"))
-        setAccessibleName(saveButton, I18n.tr("Save page"))
-        shareButton = gtk_menu_button_new()
-        gtk_button_set_label(cast(shareButton), I18n.tr("Share"))
-        setAccessibleName(shareButton, I18n.tr("Share"))
-        sendButton = gtk_button_new_with_label(I18n.tr("Send my details"))
-        setAccessibleName(sendButton, I18n.tr("Send my details"))
-        rateButton = gtk_button_new_with_label(I18n.tr("Rate site"))
-        setAccessibleName(rateButton, I18n.tr("Rate site"))
-        gtk_box_pack_start(cast(bar), back, 0, 0, 0)
-        gtk_box_pack_start(cast(bar), heading, 1, 1, 0)
-        for button in [saveButton, shareButton, sendButton, rateButton] {
-            gtk_box_pack_start(cast(bar), button, 0, 0, 0)
-        }
-
-        progress = gtk_progress_bar_new()
-        setAccessibleName(progress, I18n.tr("Loading the site"))
-        gtk_widget_set_no_show_all(progress, 1)
-
-        errorBox = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
-        gtk_container_set_border_width(cast(errorBox), 12)
-        errorLabel = gtk_label_new(nil)
-        gtk_label_set_line_wrap(cast(errorLabel), 1)
-        gtk_label_set_xalign(cast(errorLabel), 0)
-        gtk_widget_set_hexpand(errorLabel, 1)
-        let retry = gtk_button_new_with_mnemonic(I18n.tr("_Retry"))
-        setAccessibleName(retry, I18n.tr("Retry"))
-        openSavedButton = gtk_button_new_with_label(I18n.tr("Open saved copy"))
-        setAccessibleName(openSavedButton, I18n.tr("Open saved copy"))
-        gtk_box_pack_start(cast(errorBox), errorLabel, 1, 1, 0)
-        gtk_box_pack_end(cast(errorBox), retry, 0, 0, 0)
-        gtk_box_pack_end(cast(errorBox), openSavedButton, 0, 0, 0)
-        gtk_widget_show_all(errorBox)
-        gtk_widget_set_no_show_all(errorBox, 1)
-        gtk_widget_hide(errorBox)
-
-        notice = gtk_label_new(nil)
-        gtk_label_set_xalign(cast(notice), 0)
-        gtk_widget_set_margin_start(notice, 12)
-        gtk_style_context_add_class(gtk_widget_get_style_context(notice), "dim-label")
-        gtk_widget_set_no_show_all(notice, 1)
-
-        let scroller = gtk_scrolled_window_new(nil, nil)
-        gtk_scrolled_window_set_policy(cast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_container_add(cast(scroller), reader.widget)
-        gtk_widget_set_vexpand(scroller, 1)
-
-        gtk_box_pack_start(cast(root), bar, 0, 0, 0)
-        gtk_box_pack_start(cast(root), progress, 0, 0, 0)
-        gtk_box_pack_start(cast(root), errorBox, 0, 0, 0)
-        gtk_box_pack_start(cast(root), notice, 0, 0, 0)
-        gtk_box_pack_start(cast(root), scroller, 1, 1, 0)
+        template = Template("site-page")
+        root = template.widget("root")
+        heading = template.widget("heading")
+        saveButton = template.widget("save")
+        shareButton = template.widget("share")
+        sendButton = template.widget("send")
+        rateButton = template.widget("rate")
+        progress = template.widget("progress")
+        errorBox = template.widget("error-box")
+        errorLabel = template.widget("error-label")
+        openSavedButton = template.widget("open-saved")
+        notice = template.widget("notice")
+        gtk_container_add(cast(template.widget("scroller")), reader.widget)
+        let back = template.widget("back")
+        let retry = template.widget("retry")
 
         Signal.connect(back, "clicked") { [weak self] in self?.onBack() }
         Signal.connect(retry, "clicked") { [weak self] in self?.reload() }
