@@ -17,13 +17,9 @@ public final class FaroApplication {
     private let environment: GUIEnvironment
     private let monitoring: MonitoringService
     private var actions: ApplicationActions?
-    private var menu: UnsafeMutablePointer<GMenuModel>?
-    private var window: MainWindow?
-    private var sitePage: SitePage?
-    private var savedPage: SavedListPage?
+    private var windows: WindowController!
     private var notifier: ZoneNotifier?
     private var trayIcon: TrayIcon?
-    private var statusTimer: UInt32 = 0
     /// Whether the application is held (kept alive with its window closed).
     private var held = false
     /// Started with `--background` (the autostart entry): the first activation opens no window.
@@ -86,7 +82,7 @@ public final class FaroApplication {
                 contact: { [weak self] in self?.showContactForm() },
                 register: { [weak self] in self?.showRegisterForm() },
                 about: { [weak self] in
-                    AboutDialog.present(parent: self?.window?.window, deviceID: self?.deviceID ?? "")
+                    AboutDialog.present(parent: self?.windows.window?.window, deviceID: self?.deviceID ?? "")
                 },
                 showBeacons: { [weak self] in self?.showBeacons() },
                 quit: { [weak self] in self?.quit() },
@@ -94,7 +90,9 @@ public final class FaroApplication {
                 pauseTomorrow: { monitoring.pauseUntilTomorrow() },
                 setMonitoring: { on in monitoring.apply(on ? .on : .off) },
                 setAutostart: { [weak self] wanted in self?.setAutostart(wanted) ?? Autostart.isEnabled }))
-        menu = ApplicationMenu.make()
+        windows = WindowController(
+            application: app, menu: ApplicationMenu.make(), environment: environment, monitoring: monitoring)
+        windows.onClosing = { [weak self] in self?.windowClosing() }
         notifier = makeNotifier()
         if environment.tray {
             trayIcon = TrayIcon(
@@ -131,7 +129,7 @@ public final class FaroApplication {
             actions?.setMonitoring(scanning)
             trayIcon?.setMonitoring(scanning)
         case .list(let list):
-            window?.beacons.show(list)
+            windows.window?.beacons.show(list)
         case .nearby(let catalogued):
             trayIcon?.setNearbyCount(catalogued)
         case .notify(let notification):
@@ -153,63 +151,16 @@ public final class FaroApplication {
         notifier.onUnavailable = { [weak self] _ in
             guard let self else { return }
             let names = self.monitoring.notifiedPlaces.map(\.cliente).joined(separator: ", ")
-            self.window?.setStatus(I18n.localizer.format("Nearby: %@", names))
+            self.windows.window?.setStatus(I18n.localizer.format("Nearby: %@", names))
         }
         return notifier
     }
 
     // MARK: the window
 
-    private func showBeacons() {
-        if window == nil, let menu { window = makeWindow(menu: menu) }
-        window?.showPage("beacons")
-        window?.present()
-    }
+    private func showBeacons() { windows.showBeacons() }
 
-    private func makeWindow(menu: UnsafeMutablePointer<GMenuModel>) -> MainWindow {
-        let w = MainWindow(application: app, menu: menu)
-        w.beacons.onActivate = { [weak self] identity in self?.openSite(identity) }
-        if let services = environment.site {
-            // The content view is built when a site is first opened (siteView()), not before the first frame.
-            let saved = SavedListPage(services: services)
-            saved.onOpen = { [weak self] entry in self?.openSaved(entry.id, title: entry.title) }
-            w.addPage(saved.root, name: "saved", title: I18n.tr("Saved"))
-            savedPage = saved
-        }
-        w.onRetry = { [weak self] in self?.environment.outbox?.retryNow() }
-        Signal.connect(
-            w.window, "delete-event",
-            returning: { [weak self] in
-                self?.windowClosing()
-                return false
-            })
-        Signal.connect(w.window, "destroy") { [weak self] () -> Void in self?.windowDestroyed() }
-        BenchmarkHooks.attach(w, application: app)
-        monitoring.setListWanted(true)
-        renderOutbox(w)
-        statusTimer = MainThread.every(milliseconds: 1000) { [weak self] in
-            guard let self, let window = self.window else { return false }
-            self.renderOutbox(window)
-            return true
-        }
-        return w
-    }
-
-    private func windowDestroyed() {
-        sitePage?.leave()
-        sitePage = nil
-        savedPage = nil
-        window = nil
-        if statusTimer != 0 { MainThread.cancel(statusTimer) }
-        statusTimer = 0
-        monitoring.setListWanted(false)
-    }
-
-    private func renderOutbox(_ window: MainWindow) {
-        guard let counts = environment.outbox?.counts else { return }
-        window.setOutboxStatus(
-            outboxStatusText(pending: counts.pending, failed: counts.failed, localize: I18n.localizer))
-    }
+    private func openPlace(_ place: CatalogPlace) { windows.open(place) }
 
     /// The first time the window closes while monitoring goes on, say that Faro keeps watching (once, ever).
     private func windowClosing() {
@@ -228,67 +179,23 @@ public final class FaroApplication {
         do {
             try Autostart.set(wanted)
         } catch {
-            window?.setStatus(I18n.tr("Could not change starting at login: ") + "\(error)")
+            windows.window?.setStatus(I18n.tr("Could not change starting at login: ") + "\(error)")
         }
         return Autostart.isEnabled
-    }
-
-    // MARK: sites
-
-    /// The content view, built and added to the window the first time a site is opened.
-    private func siteView() -> SitePage? {
-        if let sitePage { return sitePage }
-        guard let window, let services = environment.site else { return nil }
-        let site = SitePage(services: services, useCases: environment.useCases, clock: environment.wallClock)
-        site.onBack = { [weak self] in
-            self?.sitePage?.leave()
-            self?.window?.showPage("beacons")
-        }
-        site.onSaved = { [weak self] in self?.savedPage?.reload() }
-        site.onOpenSaved = { [weak self] id in self?.openSaved(id, title: nil) }
-        window.addHiddenPage(site.root, name: "site")
-        sitePage = site
-        return site
-    }
-
-    /// Opens a place's microsite in the content view (catalogued beacons only: others have no site).
-    private func openSite(_ identity: BeaconIdentity) {
-        guard let place = monitoring.place(for: identity) else {
-            window?.setStatus(I18n.tr("This beacon is not in the catalog: it has no site to open."))
-            return
-        }
-        openPlace(place)
-    }
-
-    private func openPlace(_ place: CatalogPlace) {
-        showBeacons()
-        guard let sitePage = siteView() else { return }
-        window?.showPage("site")
-        sitePage.open(place)
-    }
-
-    private func openSaved(_ id: Int64, title: String?) {
-        guard let services = environment.site, let sitePage = siteView() else { return }
-        do {
-            let site = try services.openSaved(id)
-            let name = title ?? services.savedSites().first { $0.id == id }?.title ?? site.url
-            window?.showPage("site")
-            sitePage.showSaved(site, title: name)
-        } catch {
-            window?.setStatus(I18n.tr("The saved page could not be opened: ") + error.description)
-        }
     }
 
     // MARK: forms
 
     private func showContactForm() {
-        ProfileForms.contactDetails(parent: window?.window, save: environment.useCases.saveContactDetails)
+        ProfileForms.contactDetails(parent: windows.window?.window, save: environment.useCases.saveContactDetails)
     }
 
     private func showRegisterForm() {
-        ProfileForms.registerBusiness(parent: window?.window, register: environment.useCases.registerBusiness) {
-            [weak self] in
-            self?.window?.setStatus(I18n.tr("Registration saved; it is sent as soon as the server is reachable."))
+        ProfileForms.registerBusiness(
+            parent: windows.window?.window, register: environment.useCases.registerBusiness
+        ) { [weak self] in
+            self?.windows.window?.setStatus(
+                I18n.tr("Registration saved; it is sent as soon as the server is reachable."))
         }
     }
 }

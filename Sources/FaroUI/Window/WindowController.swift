@@ -1,0 +1,128 @@
+internal import CGtk
+import FaroApp
+import FaroCore
+import FaroGLib
+
+/// The main window's lifetime and navigation: created when first shown (and again after it was closed), its
+/// pages (Beacons, Guardados, the content view built when a site is first opened), the outbox line, and opening a
+/// place, a beacon's place or a saved page.
+@MainActor
+final class WindowController {
+    private(set) var window: MainWindow?
+    private var sitePage: SitePage?
+    private var savedPage: SavedListPage?
+    private var statusTimer: UInt32 = 0
+    private let application: UnsafeMutablePointer<GtkApplication>
+    private let menu: UnsafeMutablePointer<GMenuModel>
+    private let environment: GUIEnvironment
+    private let monitoring: MonitoringService
+    /// The user is closing the window (before it goes).
+    var onClosing: () -> Void = {}
+
+    init(
+        application: UnsafeMutablePointer<GtkApplication>, menu: UnsafeMutablePointer<GMenuModel>,
+        environment: GUIEnvironment, monitoring: MonitoringService
+    ) {
+        self.application = application
+        self.menu = menu
+        self.environment = environment
+        self.monitoring = monitoring
+    }
+
+    /// Shows the beacon list, making the window if there is none.
+    func showBeacons() {
+        if window == nil { window = makeWindow() }
+        window?.showPage("beacons")
+        window?.present()
+    }
+
+    /// Opens a place's microsite in the content view.
+    func open(_ place: CatalogPlace) {
+        showBeacons()
+        guard let sitePage = siteView() else { return }
+        window?.showPage("site")
+        sitePage.open(place)
+    }
+
+    private func makeWindow() -> MainWindow {
+        let w = MainWindow(application: application, menu: menu)
+        w.beacons.onActivate = { [weak self] identity in self?.openSite(identity) }
+        if let services = environment.site {
+            // The content view is built when a site is first opened (siteView()), not before the first frame.
+            let saved = SavedListPage(services: services)
+            saved.onOpen = { [weak self] entry in self?.openSaved(entry.id, title: entry.title) }
+            w.addPage(saved.root, name: "saved", title: I18n.tr("Saved"))
+            savedPage = saved
+        }
+        w.onRetry = { [weak self] in self?.environment.outbox?.retryNow() }
+        Signal.connect(
+            w.window, "delete-event",
+            returning: { [weak self] in
+                self?.onClosing()
+                return false
+            })
+        Signal.connect(w.window, "destroy") { [weak self] () -> Void in self?.windowDestroyed() }
+        BenchmarkHooks.attach(w, application: application)
+        monitoring.setListWanted(true)
+        renderOutbox(w)
+        statusTimer = MainThread.every(milliseconds: 1000) { [weak self] in
+            guard let self, let window = self.window else { return false }
+            self.renderOutbox(window)
+            return true
+        }
+        return w
+    }
+
+    private func windowDestroyed() {
+        sitePage?.leave()
+        sitePage = nil
+        savedPage = nil
+        window = nil
+        if statusTimer != 0 { MainThread.cancel(statusTimer) }
+        statusTimer = 0
+        monitoring.setListWanted(false)
+    }
+
+    private func renderOutbox(_ window: MainWindow) {
+        guard let counts = environment.outbox?.counts else { return }
+        window.setOutboxStatus(
+            outboxStatusText(pending: counts.pending, failed: counts.failed, localize: I18n.localizer))
+    }
+
+    /// The content view, built and added to the window the first time a site is opened.
+    private func siteView() -> SitePage? {
+        if let sitePage { return sitePage }
+        guard let window, let services = environment.site else { return nil }
+        let site = SitePage(services: services, useCases: environment.useCases, clock: environment.wallClock)
+        site.onBack = { [weak self] in
+            self?.sitePage?.leave()
+            self?.window?.showPage("beacons")
+        }
+        site.onSaved = { [weak self] in self?.savedPage?.reload() }
+        site.onOpenSaved = { [weak self] id in self?.openSaved(id, title: nil) }
+        window.addHiddenPage(site.root, name: "site")
+        sitePage = site
+        return site
+    }
+
+    /// Opens a beacon's microsite (catalogued beacons only: others have no site).
+    private func openSite(_ identity: BeaconIdentity) {
+        guard let place = monitoring.place(for: identity) else {
+            window?.setStatus(I18n.tr("This beacon is not in the catalog: it has no site to open."))
+            return
+        }
+        open(place)
+    }
+
+    private func openSaved(_ id: Int64, title: String?) {
+        guard let services = environment.site, let sitePage = siteView() else { return }
+        do {
+            let site = try services.openSaved(id)
+            let name = title ?? services.savedSites().first { $0.id == id }?.title ?? site.url
+            window?.showPage("site")
+            sitePage.showSaved(site, title: name)
+        } catch {
+            window?.setStatus(I18n.tr("The saved page could not be opened: ") + error.description)
+        }
+    }
+}
