@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "CShimTests", dependencies: ["CShim"], path: "Tests/CShimTests"),
         .testTarget(
             name: "FaroSettingsTests",
-            dependencies: ["FaroSettings", "FaroApp", "FaroStore", "FaroTestSupport", "faro"],
+            dependencies: ["FaroSettings", "FaroApp", "FaroStore", "FaroTestSupport", "CSecret", "faro"],
             path: "Tests/FaroSettingsTests"
         ),
         .testTarget(

@@ -24,6 +24,8 @@ public final class GSettingsStore: SettingsStore {
     private let settings: UnsafeMutablePointer<GSettings>
     /// The schema the settings were opened with (its key ranges check writes).
     private let schema: OpaquePointer
+    /// The backend chosen at creation (nil: GLib's default), for the settings objects of batched writes.
+    private let backend: UnsafeMutablePointer<GSettingsBackend>?
 
     /// Opens the settings; fails (never aborts) when the schema is missing or older than this Faro.
     public init(
@@ -36,19 +38,21 @@ public final class GSettingsStore: SettingsStore {
         case .keyfile(let path): store = g_keyfile_settings_backend_new(path, "/", nil)
         case .memory: store = g_memory_settings_backend_new()
         }
-        defer { if let store { g_object_unref(store) } }
         guard let settings = g_settings_new_full(schema, store, nil) else {
             g_settings_schema_unref(schema)
+            if let store { g_object_unref(store) }
             throw .schemaMissing(id: schemaID, searched: [])
         }
         self.schemaID = schemaID
         self.settings = settings
         self.schema = schema
+        self.backend = store
     }
 
     deinit {
         g_object_unref(settings)
         g_settings_schema_unref(schema)
+        if let backend { g_object_unref(backend) }
     }
 
     // MARK: typed
@@ -68,10 +72,16 @@ public final class GSettingsStore: SettingsStore {
         case .paused(let time): until = Int64(time.rounded(.up))
         }
         guard monitoring != preference else { return }
-        g_settings_delay(settings)
-        let on = g_settings_set_boolean(settings, SettingsSchemaKey.monitoring.rawValue, preference == .off ? 0 : 1)
-        let paused = g_settings_set_int64(settings, SettingsSchemaKey.pausedUntil.rawValue, gint64(until))
-        g_settings_apply(settings)
+        // A second settings object in delay-apply mode (it stays in that mode for good): both keys reach the
+        // backend in one change.
+        guard let batch = g_settings_new_full(schema, backend, nil) else {
+            throw .notWritable(key: SettingsKey.monitoring)
+        }
+        defer { g_object_unref(batch) }
+        g_settings_delay(batch)
+        let on = g_settings_set_boolean(batch, SettingsSchemaKey.monitoring.rawValue, preference == .off ? 0 : 1)
+        let paused = g_settings_set_int64(batch, SettingsSchemaKey.pausedUntil.rawValue, gint64(until))
+        g_settings_apply(batch)
         guard on != 0, paused != 0 else { throw .notWritable(key: SettingsKey.monitoring) }
     }
 
