@@ -90,9 +90,9 @@ struct AppKeyStoreTests {
     @Test func withASecretServiceTheKeyGoesIntoTheKeyring() throws {
         guard let keyring = try Keyring() else { return }
         let faro = Paths.executable("faro")
-        let where_ = try ChildProcess.run(faro, ["app-key"], environment: keyring.environment)
-        #expect(where_.stdout.contains("kept in the Secret Service"), "\(where_.stdout)\(where_.stderr)")
-        #expect(where_.stdout.contains("No app key is stored."))
+        let location = try ChildProcess.run(faro, ["app-key"], environment: keyring.environment)
+        #expect(location.stdout.contains("kept in the Secret Service"), "\(location.stdout)\(location.stderr)")
+        #expect(location.stdout.contains("No app key is stored."))
         let set = try ChildProcess.run(
             faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("k3y-from-stdin\n".utf8))
         #expect(set.status == 0, "\(set.stderr)")
