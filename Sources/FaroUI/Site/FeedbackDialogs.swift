@@ -95,7 +95,7 @@ enum FeedbackDialogs {
         for n in 1...5 {
             let b: UnsafeMutablePointer<GtkWidget> = gtk_button_new_with_label("☆")
             gtk_button_set_relief(cast(b), GTK_RELIEF_NONE)
-            setAccessibleName(b, I18n.localizer.format("%@ stars", String(n)))
+            setAccessibleName(b, I18n.localizer.plural("%@ star", "%@ stars", n))
             // Clicking the selected star again clears the rating back to 0.
             Signal.connect(
                 b, "clicked",
