@@ -25,11 +25,17 @@ public enum SettingsMigration {
         ("app-key", nil),
     ]
 
+    /// The backend's settings (URL, table names, app key): what the terminal commands read.
+    public static let backendKeys: Set<String> = [
+        "backend-url", "table.beacons", "table.interested", "table.contactame", "table.rateme", "app-key",
+    ]
+
+    /// Moves the rows named in `only` (their SQLite keys; nil: all of them).
     public static func run(
-        from database: FaroDatabase, to settings: GSettingsStore, appKeys: AppKeyStore
+        from database: FaroDatabase, to settings: GSettingsStore, appKeys: AppKeyStore, only: Set<String>? = nil
     ) -> Report {
         var report = Report()
-        for (sqlite, key) in legacyKeys {
+        for (sqlite, key) in legacyKeys where only?.contains(sqlite) ?? true {
             let stored: String?
             do { stored = try database.settings.value(sqlite) } catch {
                 report.problems.append("\(sqlite): \(error.description)")

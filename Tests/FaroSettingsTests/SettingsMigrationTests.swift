@@ -86,7 +86,8 @@ struct SettingsMigrationTests {
             Paths.executable("faro-backend"), ["--port", "0", "--data", Paths.data], environment: fixture.environment)
         let line = try #require(backend.waitForLine(timeout: 20) { $0.hasPrefix("listening on ") })
         let url = String(line.dropFirst("listening on ".count))
-        let database = try legacyDatabase(fixture, ["backend-url": url, "table.interested": "interested"])
+        let database = try legacyDatabase(
+            fixture, ["backend-url": url, "table.interested": "interested", "monitoring": "off"])
         let registered = try ChildProcess.run(
             Paths.executable("faro"),
             [
@@ -101,6 +102,8 @@ struct SettingsMigrationTests {
         #expect(flushed.stdout.contains("delivered: 1"), "\(flushed.stdout)")
         #expect(try database.settings.value("backend-url") == nil)
         #expect(try fixture.gsettings(["get", fixture.schemaID, "backend-url"]).stdout == "'\(url)'\n")
+        // The window's own settings stay where the window reads them until it uses GSettings itself.
+        #expect(try database.settings.value("monitoring") == "off")
     }
 
     /// Without the schema, a command that needs a setting says so in one line, and nothing aborts.

@@ -15,7 +15,8 @@ enum BackendSettings {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> BackendConfiguration? {
         func env(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
-        let settings = SettingsAccess.open(database: database, environment: environment)
+        let settings = SettingsAccess.open(
+            database: database, only: SettingsMigration.backendKeys, environment: environment)
         let store = try? settings.get()
         guard let url = option ?? env("FARO_BACKEND") ?? store?.text(.backendURL) else {
             if case .failure(let error) = settings {
