@@ -90,6 +90,10 @@ let package = Package(
             path: "Tests/FaroSettingsTests"
         ),
         .testTarget(
+            name: "FaroPackagingTests", dependencies: ["FaroCommandLine", "FaroTestSupport"],
+            path: "Tests/FaroPackagingTests"
+        ),
+        .testTarget(
             name: "FaroCommandLineTests",
             dependencies: ["FaroCommandLine", "FaroApp", "FaroTestSupport", "faro", "faro-backend"],
             path: "Tests/FaroCommandLineTests"

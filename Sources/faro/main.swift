@@ -94,6 +94,10 @@ func dispatch(_ words: [String]) throws -> Int32 {
 /// `faro help [COMMAND] | --man | --bash-completion`.
 func help(_ arguments: Arguments) throws -> Int32 {
     var args = arguments
+    if args.flag("--help") || args.flag("-h") {
+        Output.line(ProgramText.help.text())
+        return 0
+    }
     let man = args.flag("--man")
     let completion = args.flag("--bash-completion")
     let name = try? args.positional("COMMAND")
