@@ -12,8 +12,10 @@ struct SpanishWalkTests {
         let data = try TemporaryDirectory("faro-walk")
         var env = data.xdgEnvironment
         env["FARO"] = Paths.executable("faro")
-        env["FARO_ARGS"] = ["--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend", backend.url, "--no-tray"]
-            .joined(separator: " ")
+        env["FARO_ARGS"] = [
+            "--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend", backend.url, "--no-tray",
+        ]
+        .joined(separator: " ")
         env["FARO_DATA_DIR"] = Paths.data
         env["FARO_LOCALE_DIR"] = Paths.packageRoot + "/build/locale"
         env["FARO_PO"] = Paths.packageRoot + "/po/es.po"
