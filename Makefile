@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: all deps build run test bench fuzz clean
+.PHONY: all deps build run test bench fuzz deb clean
 
 all: build
 
@@ -23,6 +23,10 @@ bench: deps
 
 fuzz: deps
 	@FUZZ_SECONDS=$${FUZZ_SECONDS:-300} bash scripts/fuzz.sh
+
+# The Debian package, in build/deb/ (see debian/ and README, "The Debian package").
+deb: deps
+	@bash scripts/make-deb.sh
 
 clean:
 	rm -rf .build build bench-out

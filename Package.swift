@@ -30,6 +30,8 @@ let package = Package(
         cLibrary("CGio", pkgConfig: "gio-2.0", apt: "libglib2.0-dev"),
         cLibrary("CAppIndicator", pkgConfig: "ayatana-appindicator3-0.1", apt: "libayatana-appindicator3-dev"),
         cLibrary("CQREncode", pkgConfig: "libqrencode", apt: "libqrencode-dev"),
+        // libsecret, and GSettings with its backend API (FaroSettings).
+        cLibrary("CSecret", pkgConfig: "libsecret-1", apt: "libsecret-1-dev"),
         // The views and styles in Resources/, compiled with glib-compile-resources at build time and embedded.
         .plugin(
             name: "CompileResources", capability: .buildTool(), dependencies: ["embed-resource"],
@@ -49,7 +51,16 @@ let package = Package(
         .target(name: "FaroStore", dependencies: ["FaroCore", "CSQLite", "CShim"], path: "Sources/FaroStore"),
         .target(name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "CCurl", "CShim"], path: "Sources/FaroNet"),
         .executableTarget(
-            name: "faro-backend", dependencies: ["FaroCore", "FaroStore", "FaroInstall", "CSoup", "CShim"], path: "Sources/faro-backend"
+            name: "faro-backend",
+            dependencies: ["FaroCore", "FaroStore", "FaroInstall", "FaroCommandLine", "CSoup", "CShim"],
+            path: "Sources/faro-backend"
+        ),
+        // The command-line parser and help (usage, manual page, shell completion) of faro and faro-backend.
+        .target(name: "FaroCommandLine", dependencies: ["FaroCore"], path: "Sources/FaroCommandLine"),
+        // Settings in GSettings, the app key in the Secret Service (or a 0600 file), the move from SQLite.
+        .target(
+            name: "FaroSettings", dependencies: ["FaroApp", "FaroCore", "FaroGLib", "FaroStore", "CSecret"],
+            path: "Sources/FaroSettings"
         ),
         // GLib at the C boundary, once: closures owned by GLib, main-context sources, signals, the D-Bus client.
         .target(name: "FaroGLib", dependencies: ["CGio", "CShim"], path: "Sources/FaroGLib"),
@@ -64,6 +75,7 @@ let package = Package(
             dependencies: [
                 "FaroCore", "FaroGLib", "FaroBluetooth", "FaroStore", "FaroNet", "FaroApp", "FaroUI", "FaroWeb",
                 "FaroInstall",
+                "FaroCommandLine", "FaroSettings",
             ],
             path: "Sources/faro"
         ),
@@ -94,6 +106,20 @@ let package = Package(
             path: "Tests/FaroUITests"
         ),
         .testTarget(name: "CShimTests", dependencies: ["CShim", "CGio"], path: "Tests/CShimTests"),
+        .testTarget(
+            name: "FaroSettingsTests",
+            dependencies: ["FaroSettings", "FaroApp", "FaroStore", "FaroTestSupport", "CSecret", "faro"],
+            path: "Tests/FaroSettingsTests"
+        ),
+        .testTarget(
+            name: "FaroPackagingTests", dependencies: ["FaroCommandLine", "FaroTestSupport"],
+            path: "Tests/FaroPackagingTests"
+        ),
+        .testTarget(
+            name: "FaroCommandLineTests",
+            dependencies: ["FaroCommandLine", "FaroApp", "FaroTestSupport", "faro", "faro-backend"],
+            path: "Tests/FaroCommandLineTests"
+        ),
         .testTarget(
             name: "FaroWebTests",
             dependencies: ["FaroWeb", "FaroCore", "FaroStore", "FaroUI", "CGtk", "FaroTestSupport", "faro", "faro-backend"],

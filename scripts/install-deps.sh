@@ -4,12 +4,16 @@
 # prompts (CI has no stdin), and prints what it installs.
 set -euo pipefail
 
-# Build: the C libraries behind the systemLibrary targets, glib-compile-resources for Resources/, and meson.
+# Build: the C libraries behind the systemLibrary targets, glib-compile-resources for Resources/, meson for
+# installing, and the Debian packaging tools (`make deb`; bash-completion gives meson the completions folder).
 build=(pkg-config libgtk-3-dev libnotify-dev libbluetooth-dev libsqlite3-dev libcurl4-openssl-dev libxml2-dev
-       libsoup-3.0-dev libglib2.0-dev libglib2.0-dev-bin libqrencode-dev libayatana-appindicator3-dev meson ninja-build gettext)
-# Tests: real peers and tools (private D-Bus + dbusmock, a headless X server, AT-SPI, validators) and the bench's venv.
+       libsoup-3.0-dev libglib2.0-dev libglib2.0-dev-bin libglib2.0-bin libqrencode-dev libayatana-appindicator3-dev
+       libsecret-1-dev meson ninja-build gettext bash-completion debhelper dpkg-dev fakeroot)
+# Tests: real peers and tools (private D-Bus + dbusmock, a headless X server, AT-SPI, validators, a Secret Service,
+# the package checker, man) and the bench's venv.
 test=(dbus dbus-x11 python3 python3-dbusmock python3-venv xvfb x11-utils at-spi2-core python3-dogtail imagemagick
-      desktop-file-utils appstream locales sqlite3 curl chromium libxml2-utils systemd)
+      desktop-file-utils appstream locales sqlite3 curl chromium libxml2-utils systemd gnome-keyring libsecret-tools
+      lintian man-db groff-base)
 
 wanted=("${build[@]}")
 case "${1:-all}" in

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Called by meson: builds the Swift package and copies the named products into meson's output folder.
 # Usage: meson-swift-build.sh SWIFT SOURCE_ROOT CONFIGURATION SCRATCH OUTDIR PRODUCT...
+# FARO_VERSION (meson's project version) must equal the copy the Swift code prints (FaroVersion.swift).
 set -euo pipefail
 swift=$1 root=$2 config=$3 scratch=$4 outdir=$5
 shift 5
+if [ -n "${FARO_VERSION:-}" ] && ! grep -qF "static let string = \"$FARO_VERSION\"" "$root/Sources/FaroCommandLine/FaroVersion.swift"; then
+  echo "meson-swift-build: meson.build says version $FARO_VERSION but Sources/FaroCommandLine/FaroVersion.swift" \
+    "says otherwise: set the same version in both" >&2
+  exit 1
+fi
 # Release binaries carry the Swift runtime inside (no libswiftCore & co. to load and relocate at every launch).
 static=()
 [ "$config" = release ] && static=(--static-swift-stdlib)

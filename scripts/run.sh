@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 swift build 2>&1 | grep -v "prohibited flag(s): -pthread" || true
 bash scripts/build-translations.sh
+bash scripts/build-schemas.sh
 faro=.build/debug/faro
 if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   echo "No display found: running the terminal demo instead (simulated beacons replayed from data/demo)."

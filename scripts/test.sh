@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make test`: build, a bounded fuzz pass, the meson install check, then every Swift test (unit, integration with
-# real peers, end-to-end CLI). The Swift test runner's summary is the last thing printed.
+# `make test`: build, a bounded fuzz pass, the meson install check, the Debian package check, then every Swift test
+# (unit, integration with real peers, end-to-end CLI). The Swift test runner's summary is the last thing printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -14,8 +14,10 @@ echo "== build"
 swift build --build-tests 2>&1 | quiet
 test -x .build/debug/faro
 
-echo "== translations and test locales"
+echo "== translations, settings schema and test locales"
 bash scripts/build-translations.sh
+# glib-compile-schemas --strict --dry-run first, then compiled into build/glib-2.0/schemas for uninstalled runs.
+bash scripts/build-schemas.sh
 bash scripts/make-locales.sh
 
 echo "== fuzz"
@@ -23,6 +25,9 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-45}" bash scripts/fuzz.sh
 
 echo "== meson"
 bash scripts/check-meson.sh
+
+echo "== debian package"
+bash scripts/check-deb.sh
 
 echo "== swift test"
 # Tests keep their own data in temporary folders; give stray GLib/D-Bus autolaunch a throwaway HOME too.

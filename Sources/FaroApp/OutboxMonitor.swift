@@ -8,9 +8,10 @@ public protocol OutboxMonitor: AnyObject {
 /// The window's line about submissions: "2 envíos pendientes", "1 envío rechazado", or nothing.
 public func outboxStatusText(pending: Int, failed: Int, localize: Localizer) -> String? {
     var parts: [String] = []
-    if pending == 1 { parts.append(localize("1 submission pending")) }
-    if pending > 1 { parts.append(localize.format("%@ submissions pending", String(pending))) }
-    if failed == 1 { parts.append(localize("1 submission refused by the server")) }
-    if failed > 1 { parts.append(localize.format("%@ submissions refused by the server", String(failed))) }
+    if pending > 0 { parts.append(localize.plural("%@ submission pending", "%@ submissions pending", pending)) }
+    if failed > 0 {
+        parts.append(
+            localize.plural("%@ submission refused by the server", "%@ submissions refused by the server", failed))
+    }
     return parts.isEmpty ? nil : parts.joined(separator: " · ")
 }

@@ -50,7 +50,7 @@ public struct ZoneNotificationPlanner: Sendable {
         }
         let names = shown.map(\.cliente).joined(separator: ", ")
         return ZoneNotification(
-            title: localize.format("You are near %@ places", String(shown.count)), body: names,
+            title: localize.plural("You are near %@ place", "You are near %@ places", shown.count), body: names,
             places: shown, replacesShown: replaces)
     }
 }

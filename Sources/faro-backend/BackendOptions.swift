@@ -1,32 +1,74 @@
+import FaroCommandLine
 import FaroInstall
 import Foundation
 
-/// The command line of `faro-backend` (PRODUCT.md §13) plus its fault-injection flags.
+/// The command line of `faro-backend` (PRODUCT.md §13) plus its fault-injection flags, read with the same parser
+/// as `faro` (`FaroCommandLine`); `help` is what `--help`, faro-backend(1) and the bash completion say.
 struct BackendOptions {
-    static let usage = """
-        Usage: faro-backend [--port N] [--database FILE] [--data DIR] [--app-key KEY]
-                            [--fail-rate F] [--fail-status 500,503] [--latency-ms MIN[:MAX]] [--drop-rate F]
-                            [--refuse-for SECONDS] [--refuse-every SECONDS] [--seed N]
+    static let command = CommandHelp(
+        name: "",
+        synopsis: [
+            "faro-backend [--port N] [--database FILE] [--data DIR] [--app-key KEY] [--fail-rate F] "
+                + "[--fail-status 500,503] [--latency-ms MIN[:MAX]] [--drop-rate F] [--refuse-for SECONDS] "
+                + "[--refuse-every SECONDS] [--seed N]"
+        ],
+        summary: "Serve the tables protocol and the demo sites on 127.0.0.1.",
+        description: """
+            A local stand-in for Faro's Azure Mobile Apps backend (tables protocol 2.0.0) on 127.0.0.1, with the \
+            demo catalog (table 'beacons') and the demo microsites (/sitios/<slug>/) from DIR/demo, and faults to \
+            inject for tests: errors, delays, dropped and refused connections. It prints 'listening on \
+            http://127.0.0.1:PORT' on stdout once it accepts connections. Faults apply to /tables requests only.
+            """,
+        options: [
+            OptionHelp("--port N", "Port to listen on; 0 (the default) picks a free one."),
+            OptionHelp("--database FILE", "SQLite file for the tables (default: in memory, gone at exit)."),
+            OptionHelp(
+                "--data DIR",
+                "Faro's data folder (default: $FARO_DATA_DIR, /usr/share/faro or the source tree's data/)."),
+            OptionHelp("--app-key KEY", "Require the header ZUMO-API-KEY: KEY on /tables (401 otherwise)."),
+            OptionHelp("--fail-rate F", "Answer this fraction of requests with 500 or 503 without doing anything."),
+            OptionHelp("--fail-status LIST", "The statuses --fail-rate picks from (default 500,503)."),
+            OptionHelp("--latency-ms A[:B]", "Delay every answer by A ms (or a random A to B ms)."),
+            OptionHelp(
+                "--drop-rate F",
+                "Cut this fraction of insert (POST) connections in the middle of the response, after the insert "
+                    + "took effect (the client cannot tell whether it happened)."),
+            OptionHelp("--refuse-for S", "Stop listening for S seconds, starting right after the start-up line..."),
+            OptionHelp("--refuse-every P", "...and again every P seconds."),
+            OptionHelp("--seed N", "Seed of the fault dice (default: random)."),
+        ],
+        examples: [
+            ExampleHelp(
+                "faro-backend --port 0 --fail-rate 0.3 --latency-ms 50:200",
+                "Serves on a free port; three requests in ten fail, every answer takes 50 to 200 ms.")
+        ])
 
-        A local stand-in for Faro's Azure Mobile Apps backend (tables protocol 2.0.0) on 127.0.0.1, with the demo
-        catalog (table 'beacons') and the demo microsites (/sitios/<slug>/) from DIR/demo.
+    static let help = ProgramHelp(
+        name: "faro-backend", version: FaroVersion.string,
+        summary: "a local stand-in for Faro's Azure Mobile Apps backend",
+        description: """
+            faro-backend is what 'faro --demo' and Faro's tests talk to; a real deployment points Faro at the real \
+            App Service instead.
+            """,
+        commands: [command],
+        options: [
+            CommandHelp.helpOption,
+            OptionHelp("--version", "Show the version and exit."),
+            OptionHelp("--man", "Print the manual page faro-backend(1), in roff."),
+            OptionHelp("--bash-completion", "Print the bash completion script."),
+        ],
+        environment: [OptionHelp("FARO_DATA_DIR", "The data folder, when --data is not given.")],
+        exitStatus: "0 after a clean stop, 1 when it cannot start (one line on stderr says why), 2 usage error.",
+        seeAlso: ["faro(1)"])
 
-          --port N            port to listen on; 0 (the default) picks a free one. Prints
-                              'listening on http://127.0.0.1:PORT' once it accepts connections.
-          --database FILE     SQLite file for the tables (default: in memory, gone at exit).
-          --data DIR          Faro's data folder (default: $FARO_DATA_DIR, or the data/ folder of the source tree).
-          --app-key KEY       require the header ZUMO-API-KEY: KEY on /tables (401 otherwise).
-        Faults (on /tables requests only):
-          --fail-rate F       answer this fraction of requests with 500 or 503 without doing anything.
-          --fail-status LIST  the statuses --fail-rate picks from (default 500,503).
-          --latency-ms A[:B]  delay every answer by A ms (or a random A…B ms).
-          --drop-rate F       cut this fraction of insert (POST) connections in the middle of the response,
-                              after the insert took effect (the client cannot tell whether it happened).
-          --refuse-for S      stop listening for S seconds, starting right after the start-up line…
-          --refuse-every P    …and again every P seconds.
-          --seed N            seed of the fault dice (default: random).
-        """
+    /// What `--help` prints.
+    static var usage: String { command.text(extra: help.options) }
 
+    /// A command-line mistake: printed with the usage, exit status 2.
+    typealias UsageError = FaroCommandLine.UsageError
+
+    /// What to print instead of serving (`--help`, `--version`, `--man`, `--bash-completion`), if anything.
+    var output: String?
     var port: UInt32 = 0
     var database = ":memory:"
     var dataDirectory: String?
@@ -39,69 +81,51 @@ struct BackendOptions {
     var refuseEvery = 0.0
     var seed: UInt64?
 
-    /// A command-line mistake: printed with the usage, exit status 2.
-    struct UsageError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    init(_ arguments: [String]) throws(UsageError) {
-        var i = 0
-        func value(_ name: String) throws(UsageError) -> String {
-            guard i + 1 < arguments.count else { throw UsageError(description: "\(name) needs a value") }
-            i += 1
-            return arguments[i]
+    init(_ words: [String]) throws(UsageError) {
+        var args = Arguments(words)
+        if args.flag("--help") || args.flag("-h") {
+            output = Self.usage
+        } else if args.flag("--version") {
+            output = Self.help.versionLine
+        } else if args.flag("--man") {
+            output = ManPage.render(Self.help)
+        } else if args.flag("--bash-completion") {
+            output = BashCompletion.render(Self.help)
         }
-        func fraction(_ name: String) throws(UsageError) -> Double {
-            guard let f = Double(try value(name)), (0...1).contains(f) else {
-                throw UsageError(description: "\(name) must be a number from 0 to 1")
+        if let text = try args.option("--port") {
+            guard let p = UInt32(text), p <= 65535 else {
+                throw UsageError(description: "--port must be a number from 0 to 65535")
             }
-            return f
+            port = p
         }
-        func seconds(_ name: String) throws(UsageError) -> Double {
-            guard let s = Double(try value(name)), s >= 0, s <= 86_400 else {
-                throw UsageError(description: "\(name) must be a number of seconds from 0 to 86400")
+        database = try args.option("--database") ?? database
+        dataDirectory = try args.option("--data")
+        appKey = try args.option("--app-key")
+        failRate = try args.number("--fail-rate", in: 0...1) ?? failRate
+        dropRate = try args.number("--drop-rate", in: 0...1) ?? dropRate
+        if let text = try args.option("--fail-status") {
+            let codes = text.split(separator: ",").compactMap { Int($0) }
+            guard !codes.isEmpty, codes.allSatisfy({ (400...599).contains($0) }) else {
+                throw UsageError(description: "--fail-status takes HTTP statuses from 400 to 599, like 500,503")
             }
-            return s
+            failStatuses = codes
         }
-        while i < arguments.count {
-            let word = arguments[i]
-            switch word {
-            case "--port":
-                guard let p = UInt32(try value(word)), p <= 65535 else {
-                    throw UsageError(description: "--port must be a number from 0 to 65535")
-                }
-                port = p
-            case "--database": database = try value(word)
-            case "--data": dataDirectory = try value(word)
-            case "--app-key": appKey = try value(word)
-            case "--fail-rate": failRate = try fraction(word)
-            case "--drop-rate": dropRate = try fraction(word)
-            case "--fail-status":
-                let codes = try value(word).split(separator: ",").compactMap { Int($0) }
-                guard !codes.isEmpty, codes.allSatisfy({ (400...599).contains($0) }) else {
-                    throw UsageError(description: "--fail-status takes HTTP statuses from 400 to 599, like 500,503")
-                }
-                failStatuses = codes
-            case "--latency-ms":
-                let parts = try value(word).split(separator: ":").compactMap { Double($0) }
-                guard (1...2).contains(parts.count), parts.allSatisfy({ $0 >= 0 && $0 <= 60_000 }),
-                    parts[0] <= parts[parts.count - 1]
-                else {
-                    throw UsageError(description: "--latency-ms takes MS or MIN:MAX (0 to 60000)")
-                }
-                latency = parts[0]...parts[parts.count - 1]
-            case "--refuse-for": refuseFor = try seconds(word)
-            case "--refuse-every": refuseEvery = try seconds(word)
-            case "--seed":
-                guard let s = UInt64(try value(word)) else { throw UsageError(description: "--seed must be a number") }
-                seed = s
-            case "--help", "-h":
-                throw UsageError(description: "")
-            default:
-                throw UsageError(description: "unknown argument '\(word)'")
+        if let text = try args.option("--latency-ms") {
+            let parts = text.split(separator: ":").compactMap { Double($0) }
+            guard (1...2).contains(parts.count), parts.allSatisfy({ $0 >= 0 && $0 <= 60_000 }),
+                parts[0] <= parts[parts.count - 1]
+            else {
+                throw UsageError(description: "--latency-ms takes MS or MIN:MAX (0 to 60000)")
             }
-            i += 1
+            latency = parts[0]...parts[parts.count - 1]
         }
+        refuseFor = try args.number("--refuse-for", in: 0...86_400) ?? refuseFor
+        refuseEvery = try args.number("--refuse-every", in: 0...86_400) ?? refuseEvery
+        if let text = try args.option("--seed") {
+            guard let s = UInt64(text) else { throw UsageError(description: "--seed must be a number") }
+            seed = s
+        }
+        try args.finish()
         if refuseEvery > 0, refuseEvery <= refuseFor {
             throw UsageError(description: "--refuse-every must be longer than --refuse-for")
         }

@@ -14,11 +14,11 @@ let options: BackendOptions
 do {
     options = try BackendOptions(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    if error.description.isEmpty {
-        print(BackendOptions.usage)
-        exit(0)
-    }
     fail("\(error.description)\n\n\(BackendOptions.usage)", status: 2)
+}
+if let text = options.output {
+    print(text)
+    exit(0)
 }
 
 signal(SIGPIPE, SIG_IGN)

@@ -1,28 +1,54 @@
 import Dispatch
+import FaroCommandLine
+import FaroSettings
 import FoundationEssentials
 import Glibc
 
 /// The `faro` command: the window when called without a command, the terminal front end with one.
-let usage = """
-    Faro: listens for iBeacons and opens the microsites tied to them.
 
-    Usage:
-      \(GUICommand.usage)
-      \(DecodeCommand.usage)
-      \(RangeCommand.usage)
-      \(ScanCommand.usage)
-      \(RegisterCommand.usage)
-      \(OutboxCommand.usage.replacing("\n", with: "\n  "))
-      \(PageCommand.usage)
-      \(SaveCommand.usage)
-      \(ShowCommand.usage)
-      \(ShareCommand.usage)
-      \(BenchCommand.usage.replacing("\n", with: "\n  "))
+/// One command of `faro`: its help and what runs it.
+struct Subcommand {
+    let help: CommandHelp
+    let run: @MainActor (Arguments) throws -> Int32
+}
 
-    Exit status: 0 success, 1 failure (one line on stderr says why), 2 usage error.
-    """
+/// Every command, in the order `faro --help` lists them.
+let subcommands: [Subcommand] = [
+    Subcommand(help: DecodeCommand.help, run: DecodeCommand.run),
+    Subcommand(help: RangeCommand.help, run: RangeCommand.run),
+    Subcommand(help: ScanCommand.help, run: ScanCommand.run),
+    Subcommand(help: RegisterCommand.help, run: RegisterCommand.run),
+    Subcommand(help: OutboxCommand.help, run: OutboxCommand.run),
+    Subcommand(help: PageCommand.help, run: PageCommand.run),
+    Subcommand(help: SaveCommand.help, run: SaveCommand.run),
+    Subcommand(help: ShowCommand.help, run: ShowCommand.run),
+    Subcommand(help: ShareCommand.help, run: ShareCommand.run),
+    Subcommand(help: AppKeyCommand.help, run: AppKeyCommand.run),
+    Subcommand(help: BenchCommand.help, run: BenchCommand.run),
+]
 
-let words = Array(CommandLine.arguments.dropFirst())
+let program = ProgramText.program(commands: subcommands.map(\.help))
+
+/// What `faro --help` adds about this machine: where the app key is kept, where the settings are.
+func machineNotes() -> [String] {
+    [
+        AppKeyStore.standard().summary,
+        "Settings (backend URL, table names, monitoring, periods) are in the GSettings schema "
+            + "\(SettingsSchemaKey.schemaID): 'gsettings list-recursively \(SettingsSchemaKey.schemaID)' shows them.",
+    ]
+}
+
+/// A usage error with the help of the command it happened in (nil: no command was recognised).
+struct UsageMistake: Error {
+    let error: UsageError
+    let help: CommandHelp?
+}
+
+/// Runs `body` for the command `help`: a usage error in it comes out with that command's usage.
+@MainActor
+func within(_ help: CommandHelp?, _ body: () throws -> Int32) throws -> Int32 {
+    do { return try body() } catch let error as UsageError { throw UsageMistake(error: error, help: help) }
+}
 
 @MainActor
 func dispatch(_ words: [String]) throws -> Int32 {
@@ -31,39 +57,80 @@ func dispatch(_ words: [String]) throws -> Int32 {
         || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     guard let command = words.first else {
         if hasDisplay { return try GUICommand.run(Arguments([])) }
-        Output.line(usage)
+        Output.line(program.overview(notes: machineNotes()))
         return 0
     }
-    if command.hasPrefix("--"), !["--help", "-h"].contains(command) {
-        return try GUICommand.run(Arguments(words))
+    switch command {
+    case "--version":
+        Output.line(program.versionLine)
+        return 0
+    case "--help", "-h":
+        Output.line(program.overview(notes: machineNotes()))
+        return 0
+    case "help":
+        return try within(ProgramText.help) { try help(Arguments(words.dropFirst())) }
+    default:
+        break
+    }
+    let all = Arguments(words)
+    if command.hasPrefix("--") {
+        if all.contains("--help") || all.contains("-h") {
+            Output.line(ProgramText.window.text())
+            return 0
+        }
+        return try within(ProgramText.window) { try GUICommand.run(all) }
+    }
+    guard let subcommand = subcommands.first(where: { $0.help.name == command }) else {
+        throw UsageMistake(error: UsageError(description: "unknown command '\(command)'"), help: nil)
     }
     let rest = Arguments(words.dropFirst())
-    switch command {
-    case "decode": return try DecodeCommand.run(rest)
-    case "range": return try RangeCommand.run(rest)
-    case "scan": return try ScanCommand.run(rest)
-    case "register": return try RegisterCommand.run(rest)
-    case "outbox": return try OutboxCommand.run(rest)
-    case "page": return try PageCommand.run(rest)
-    case "save": return try SaveCommand.run(rest)
-    case "show": return try ShowCommand.run(rest)
-    case "share": return try ShareCommand.run(rest)
-    case "bench": return try BenchCommand.run(rest)
-    case "--help", "-h", "help":
-        Output.line(usage)
+    if rest.contains("--help") || rest.contains("-h") {
+        Output.line(subcommand.help.text())
         return 0
-    default:
-        throw UsageError(description: "unknown command '\(command)'")
     }
+    return try within(subcommand.help) { try subcommand.run(rest) }
+}
+
+/// `faro help [COMMAND] | --man | --bash-completion`.
+func help(_ arguments: Arguments) throws -> Int32 {
+    var args = arguments
+    if args.flag("--help") || args.flag("-h") {
+        Output.line(ProgramText.help.text())
+        return 0
+    }
+    let man = args.flag("--man")
+    let completion = args.flag("--bash-completion")
+    let name = try? args.positional("COMMAND")
+    try args.finish()
+    if man {
+        Output.line(ManPage.render(program))
+    } else if completion {
+        Output.line(BashCompletion.render(program))
+    } else if let name {
+        guard let command = program.command(name) else { throw UsageError(description: "unknown command '\(name)'") }
+        Output.line(command.text())
+    } else {
+        Output.line(program.overview(notes: machineNotes()))
+    }
+    return 0
 }
 
 do {
-    exit(try dispatch(words))
+    exit(try dispatch(Array(CommandLine.arguments.dropFirst())))
 } catch let failure as CommandFailure {
     Output.error("faro: \(failure)")
     exit(1)
+} catch let mistake as UsageMistake {
+    if let help = mistake.help {
+        let more = help.name.isEmpty ? "faro --help" : "faro help \(help.name)"
+        Output.error(
+            "faro: \(mistake.error)\nUsage: \(help.synopsis.joined(separator: "\n       "))\nRun '\(more)' for more.")
+    } else {
+        Output.error("faro: \(mistake.error)\nRun 'faro --help' for the commands.")
+    }
+    exit(2)
 } catch let mistake as UsageError {
-    Output.error("faro: \(mistake)\n\n\(usage)")
+    Output.error("faro: \(mistake)\nRun 'faro --help' for the commands.")
     exit(2)
 } catch {
     Output.error("faro: \(error)")

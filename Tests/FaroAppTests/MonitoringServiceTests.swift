@@ -28,8 +28,24 @@ final class ScriptedSource: AdvertisementSource {
 
 final class MemorySettings: SettingsStore {
     var values: [String: String] = [:]
+    private var observers: [Int: (String) -> Void] = [:]
+    private var nextObserver = 0
+
     func string(_ key: String) -> String? { values[key] }
     func setString(_ key: String, _ value: String?) { values[key] = value }
+
+    func observe(_ changed: @escaping (String) -> Void) -> SettingsObservation {
+        nextObserver += 1
+        let id = nextObserver
+        observers[id] = changed
+        return SettingsObservation { [weak self] in self?.observers[id] = nil }
+    }
+
+    /// Another process changed a setting (`gsettings set …`): the value changes and observers hear of it.
+    func changeFromOutside(_ key: String, _ value: String?) {
+        values[key] = value
+        for observer in observers.values { observer(key) }
+    }
 }
 
 @MainActor
@@ -244,6 +260,18 @@ struct MonitoringServiceTests {
         let list = try #require(lists.last)
         #expect(Set(list.order) == [id(1), id(2)])
         #expect(list.row(id(1))?.model.title == "Sitio 1")
+    }
+
+    @Test func aChangeMadeFromOutsideIsFollowed() {
+        service.start()
+        settings.changeFromOutside(SettingsKey.monitoring, "off")
+        #expect(!source.isRunning)
+        #expect(!service.plan.staysInBackground)
+        settings.changeFromOutside(SettingsKey.toldAboutBackground, "yes")
+        #expect(!source.isRunning)
+        settings.changeFromOutside(SettingsKey.monitoring, "on")
+        #expect(source.isRunning)
+        #expect(source.starts == 2)
     }
 
     @Test func theBackgroundHintIsGivenOnceAndNeverWhenOff() {

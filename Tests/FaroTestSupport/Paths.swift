@@ -47,6 +47,8 @@ public final class TemporaryDirectory: @unchecked Sendable {
         [
             "XDG_DATA_HOME": file("data"), "XDG_CONFIG_HOME": file("config"), "XDG_CACHE_HOME": file("cache"),
             "HOME": file("home"),
+            // Test buses cannot start dconf: settings live in a keyfile under XDG_CONFIG_HOME.
+            "GSETTINGS_BACKEND": "keyfile",
         ]
     }
 

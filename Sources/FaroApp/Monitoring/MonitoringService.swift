@@ -72,6 +72,8 @@ public final class MonitoringService {
     private var planner: ZoneNotificationPlanner
     private var resumeToken: UInt32?
     private var listWanted = false
+    /// Follows changes made from outside while Faro runs (`gsettings set io.github.faro.Faro monitoring false`).
+    private var settingsObservation: SettingsObservation?
 
     public init(environment: MonitoringEnvironment) {
         self.environment = environment
@@ -82,12 +84,24 @@ public final class MonitoringService {
     /// Starts with the stored preference (on at first launch).
     public func start() {
         environment.places.onChange = { [weak self] in self?.placesChanged() }
+        settingsObservation = environment.settings.observe { [weak self] key in
+            MainActor.assumeIsolated { self?.settingChanged(key) }
+        }
         let stored = MonitoringPreference(storedValue: environment.settings.string(SettingsKey.monitoring))
         apply(stored)
     }
 
+    /// A setting changed, here or in another process: monitoring follows its key.
+    private func settingChanged(_ key: String) {
+        guard key == SettingsKey.monitoring else { return }
+        let wanted = MonitoringPreference(storedValue: environment.settings.string(SettingsKey.monitoring))
+            .normalized(at: environment.wallClock())
+        if wanted != plan.preference { apply(wanted) }
+    }
+
     /// Stops the scanner and the session's thread (the application is quitting).
     public func stop() {
+        settingsObservation?.cancel()
         stopScanning()
         runner?.stop()
         runner = nil

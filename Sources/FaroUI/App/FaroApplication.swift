@@ -33,7 +33,7 @@ public final class FaroApplication {
                 makeSource: environment.makeSource, settings: environment.settings, places: environment.places,
                 scheduler: GLibScheduler(), hop: { body in MainThread.run { body() } },
                 machineClock: environment.machineClock, wallClock: environment.wallClock,
-                timeZone: environment.timeZone, localize: I18n.localizer))
+                timeZone: environment.timeZone, localize: I18n.localizer, session: environment.session))
         app = gtk_application_new(FaroApplication.appID, G_APPLICATION_DEFAULT_FLAGS)
         monitoring.onUpdate = { [weak self] update in self?.update(update) }
         Signal.connect(app, "startup") { [weak self] in self?.startup() }

@@ -23,6 +23,8 @@ public struct GUIEnvironment {
     public var timeZone: TimeZone
     /// Whether to show the tray icon (off in tests that have no tray host).
     public var tray: Bool
+    /// Monitoring's exit period and cool-down, and the session's other settings.
+    public var session = BeaconSessionConfiguration()
 
     public init(
         makeSource: @escaping @MainActor () -> any AdvertisementSource, places: any PlaceDirectory,

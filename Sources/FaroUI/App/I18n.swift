@@ -23,6 +23,11 @@ enum I18n {
         msgid.withCString { String(cString: dgettext(domain, $0)) }
     }
 
+    /// The form of a counted message for `count` (`ngettext`, following the catalog's `Plural-Forms`).
+    static func plural(_ singular: String, _ plural: String, _ count: Int) -> String {
+        String(cString: dngettext(domain, singular, plural, UInt(max(count, 0))))
+    }
+
     /// The localizer handed to view models.
-    static let localizer = Localizer { tr($0) }
+    static let localizer = Localizer({ tr($0) }, plural: { plural($0, $1, $2) })
 }

@@ -63,7 +63,7 @@ final class TrayIcon {
         guard count != shownCount else { return }
         shownCount = count
         app_indicator_set_label(indicator, count > 0 ? String(count) : "", "99")
-        let title = count > 0 ? I18n.localizer.format("%@ places nearby", String(count)) : "Faro"
+        let title = count > 0 ? I18n.localizer.plural("%@ place nearby", "%@ places nearby", count) : "Faro"
         app_indicator_set_title(indicator, title)
     }
 }

@@ -68,7 +68,7 @@ enum FeedbackDialogs {
         }
         for (i, b) in buttons.enumerated() {
             let n = i + 1
-            setAccessibleName(b, I18n.localizer.format("%@ stars", String(n)))
+            setAccessibleName(b, I18n.localizer.plural("%@ star", "%@ stars", n))
             // Clicking the selected star again clears the rating back to 0.
             Signal.connect(b, "clicked") { () -> Void in
                 state.rating = state.rating == n ? 0 : n

@@ -18,13 +18,15 @@ enum ShareMenu {
             Signal.connect(w, "activate") { action() }
             gtk_menu_shell_append(cast(menu), w)
         }
-        item(I18n.tr("Copy link")) {
-            let clipboard = gtk_clipboard_get(gdk_atom_intern("CLIPBOARD", 0))
-            gtk_clipboard_set_text(clipboard, shared, -1)
-        }
+        // `ShareLinks.all` starts with the copy target: one "Copy link", translated like the rest.
         for (target, link) in ShareLinks.all(url: shared, title: title) {
-            item(target == .email ? I18n.tr("E-mail") : target.label) {
-                _ = g_app_info_launch_default_for_uri(link, nil, nil)
+            switch target {
+            case .copyLink:
+                item(I18n.tr("Copy link")) {
+                    gtk_clipboard_set_text(gtk_clipboard_get(gdk_atom_intern("CLIPBOARD", 0)), link, -1)
+                }
+            case .email: item(I18n.tr("E-mail")) { _ = g_app_info_launch_default_for_uri(link, nil, nil) }
+            default: item(target.label) { _ = g_app_info_launch_default_for_uri(link, nil, nil) }
             }
         }
         item(I18n.tr("QR code")) {

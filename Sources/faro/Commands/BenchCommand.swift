@@ -6,12 +6,35 @@ import Glibc
 /// `faro bench decode FILE | pipeline | memory`: the measurements behind `make bench`. Each prints `key=value`
 /// pairs that the bench script reads and sets side by side with the reference implementations.
 enum BenchCommand {
-    static let usage = """
-        faro bench decode FILE [--repeat N]
-        faro bench pipeline [--beacons N] [--adverts N] [--places N] [--repeat N]
-        faro bench memory [--beacons N]
-        faro bench distance [--data DIR]
-        """
+    static let help = CommandHelp(
+        name: "bench",
+        synopsis: [
+            "faro bench decode FILE [--repeat N]",
+            "faro bench pipeline [--beacons N] [--adverts N] [--places N] [--repeat N]",
+            "faro bench memory [--beacons N]",
+            "faro bench distance [--data DIR]",
+        ],
+        summary: "The measurements behind 'make bench' (key=value lines).",
+        description: """
+            Measures one part of Faro and prints key=value lines that scripts/bench.sh sets beside its references: \
+            decode times the decoder over FILE (one advertisement per line, in hex); pipeline feeds synthetic \
+            advertisements through the beacon session the window runs (decoding, filtering, ranging, regions and \
+            the list); memory reports what the engine holds for \
+            many beacons; distance compares the distance estimate with AltBeacon's on recorded and simulated data.
+            """,
+        options: [
+            OptionHelp("--repeat N", "Timed passes (decode: default 7; pipeline: default 5)."),
+            OptionHelp("--beacons N", "Beacons simulated (pipeline: default 1000; memory: default 10000)."),
+            OptionHelp("--adverts N", "Advertisements fed to the pipeline (default 3000000)."),
+            OptionHelp("--places N", "Catalogued places (monitoring regions) in the pipeline (default 100)."),
+            OptionHelp("--data DIR", "The evaluation data for distance (default data/evaluation)."),
+        ],
+        actions: ["decode", "pipeline", "memory", "distance"],
+        examples: [
+            ExampleHelp(
+                "faro bench pipeline --beacons 1000", "Prints pipeline_cpu_adverts_per_s=... and the figures behind it."
+            )
+        ])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments

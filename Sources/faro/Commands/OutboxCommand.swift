@@ -8,10 +8,32 @@ import Glibc
 /// `faro outbox [--json]` lists the pending and refused rows; `faro outbox flush [--timeout SECONDS]
 /// [--backend URL] [--retry-failed]` delivers now and exits 0 when nothing is pending, 1 with the reason.
 enum OutboxCommand {
-    static let usage = """
-        faro outbox [--json]
-        faro outbox flush [--timeout SECONDS] [--backend URL] [--retry-failed]
-        """
+    static let help = CommandHelp(
+        name: "outbox",
+        synopsis: [
+            "faro outbox [--json]",
+            "faro outbox flush [--timeout SECONDS] [--backend URL] [--retry-failed]",
+        ],
+        summary: "List the submissions waiting for the backend, or deliver them now.",
+        description: """
+            Everything sent to the backend (registrations, contact details, ratings) is first committed to a local \
+            outbox and delivered when the backend is reachable, so nothing is lost offline. 'faro outbox' lists the \
+            rows still pending and those the backend refused; 'faro outbox flush' delivers now and exits with 0 when \
+            nothing is left pending, 1 with the reason otherwise. Rows are never dropped unless the user says so.
+            """,
+        options: [
+            OptionHelp("--json", "List as one JSON object: {\"pending\": N, \"failed\": N, \"rows\": [...]}."),
+            OptionHelp("--timeout SECONDS", "flush: how long to keep trying (default 30)."),
+            OptionHelp(
+                "--backend URL", "flush: the backend's base URL (else $FARO_BACKEND, else the backend-url setting)."),
+            OptionHelp("--retry-failed", "flush: try the rows the backend refused again, too."),
+        ],
+        actions: ["flush"],
+        examples: [
+            ExampleHelp(
+                "faro outbox flush --backend https://faro.azurewebsites.net --timeout 60",
+                "Delivers every pending row, or says after a minute why some could not be.")
+        ])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
@@ -75,7 +97,9 @@ enum OutboxCommand {
     /// `--backend URL`, else `$FARO_BACKEND`, else the saved setting (see `BackendSettings`).
     static func backendURL(_ option: String?, database: FaroDatabase) throws -> BackendConfiguration {
         guard let configuration = try BackendSettings.resolve(option: option, database: database) else {
-            throw CommandFailure(description: "no backend configured: pass --backend URL or set FARO_BACKEND")
+            throw CommandFailure(
+                description: "no backend configured: pass --backend URL, set FARO_BACKEND, or run "
+                    + "'gsettings set io.github.faro.Faro backend-url URL'")
         }
         return configuration
     }

@@ -7,7 +7,27 @@ import Glibc
 /// `faro page URL`: fetches a microsite exactly as the content view does (fresh, device id added) and prints its
 /// readable text.
 enum PageCommand {
-    static let usage = "faro page URL [--device-id ID] [--timeout SECONDS] [--timing]"
+    static let help = CommandHelp(
+        name: "page", synopsis: ["faro page URL [--device-id ID] [--timeout SECONDS] [--timing]"],
+        summary: "Fetch a microsite as the content view does and print its readable text.",
+        description: """
+            Fetches a microsite exactly as the content view does: always from the network (no cache, a fresh cookie \
+            store), with the device id added as ?imei= (https and loopback only), and prints its readable text.
+            """,
+        options: [
+            OptionHelp("URL", "The microsite's address."),
+            OptionHelp(
+                "--device-id ID",
+                "Send this device id instead of the modem's IMEI or the app-specific id derived from "
+                    + "/etc/machine-id."),
+            OptionHelp("--timeout SECONDS", "Give up after this long (default 30)."),
+            OptionHelp("--timing", "Report on stderr how long the transfer, parsing and rendering took."),
+        ],
+        examples: [
+            ExampleHelp(
+                "faro page https://example.com/sitios/cafe/",
+                "Prints the café's page as text, fetched fresh with the device id.")
+        ])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments

@@ -7,7 +7,29 @@ import Glibc
 /// `faro range --replay FILE [--json]`: the ranging pipeline over a recording, as fast as it runs, one tick per
 /// second of recording time.
 enum RangeCommand {
-    static let usage = "faro range --replay FILE [--json]"
+    static let help = CommandHelp(
+        name: "range", synopsis: ["faro range --replay FILE [--json]"],
+        summary: "Run the ranging pipeline over a recorded scan, as fast as it goes.",
+        description: """
+            Runs the ranging pipeline (filter, distance, proximity) over a recorded scan on the recording's own clock, \
+            as fast as it can, and prints the beacons in range with their estimated distance once per second of \
+            recording time, nearest first. Beacons drop out when unseen for the exit period (30 s).
+            """,
+        options: [
+            OptionHelp(
+                "--replay FILE",
+                "The recording: JSON Lines, one advertisement per line, like {\"t\": 12.345, \"address\": "
+                    + "\"C0:FF:EE:00:00:01\", \"rssi\": -67, \"kind\": \"msd\", \"data\": \"4c000215...c5\"}."),
+            OptionHelp(
+                "--json",
+                "One JSON object per tick: {\"t\": 12.0, \"beacons\": [{uuid, major, minor, address, rssi, distance, "
+                    + "proximity}]}, proximity being immediate, near, far or unknown."),
+        ],
+        examples: [
+            ExampleHelp(
+                "faro range --replay /usr/share/faro/demo/walk.jsonl --json",
+                "Ranges the demo walk and prints about 120 ticks, one per second of the recording.")
+        ])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments

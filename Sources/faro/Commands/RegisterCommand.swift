@@ -9,7 +9,26 @@ import Glibc
 /// form, committed to the outbox (a row for table `interested`), and the row's client id printed on stdout.
 /// Delivery is the outbox's business (`faro outbox flush`, or the app's background delivery).
 enum RegisterCommand {
-    static let usage = "faro register --nombre N --email E --telefono T"
+    static let help = CommandHelp(
+        name: "register", synopsis: ["faro register --nombre N --email E --telefono T"],
+        summary: "\"Registrar mi negocio\" from the terminal: queue a registration in the outbox.",
+        description: """
+            Validates the fields like the window's form, commits the registration to the outbox (a row for the \
+            backend table interested) and prints the row's id. Nothing is registered when a field is invalid: each \
+            problem is named on stderr and the status is 1. Delivery is the outbox's business: the window delivers in \
+            the background, 'faro outbox flush' delivers now.
+            """,
+        options: [
+            OptionHelp("--nombre N", "The business's name."),
+            OptionHelp("--email E", "A contact e-mail address."),
+            OptionHelp(
+                "--telefono T", "A phone number of exactly 10 digits; spaces, dashes and parentheses are dropped."),
+        ],
+        examples: [
+            ExampleHelp(
+                "faro register --nombre 'Panadería Santa Clara' --email hola@santaclara.mx --telefono '55 1234 5678'",
+                "Queues the registration and prints its id; 'faro outbox flush' sends it.")
+        ])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments

@@ -9,7 +9,26 @@ import Glibc
 /// stylesheets fetched concurrently, a Chromium-compatible MHT without the device id) into Guardados (the SQLite
 /// store, with title, business, URL and time saved) and, with `-o`, into FILE as well.
 enum SaveCommand {
-    static let usage = "faro save URL [-o FILE.mht] [--business NAME] [--device-id ID] [--timing]"
+    static let help = CommandHelp(
+        name: "save", synopsis: ["faro save URL [-o FILE.mht] [--business NAME] [--device-id ID] [--timing]"],
+        summary: "\"Guardar\": save a microsite with its images and styles into Guardados.",
+        description: """
+            Saves a microsite as the window's "Guardar" does: the page with its images and stylesheets, fetched \
+            fresh, as an MHT archive that Chromium opens; stored in Guardados (with title, business, address and the \
+            time saved) and, with -o, written to FILE.mht as well. The device id is never kept in the archive.
+            """,
+        options: [
+            OptionHelp("URL", "The microsite's address."),
+            OptionHelp("-o, --output FILE.mht", "Also write the archive to this file."),
+            OptionHelp("--business NAME", "The business the page belongs to, as Guardados lists it."),
+            OptionHelp("--device-id ID", "Send this device id with the page's request."),
+            OptionHelp("--timing", "Report on stderr how long saving took."),
+        ],
+        examples: [
+            ExampleHelp(
+                "faro save https://example.com/sitios/cafe/ -o cafe.mht --business 'Café La Parroquia'",
+                "Stores the page in Guardados and writes cafe.mht.")
+        ])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments

@@ -9,9 +9,37 @@ import Glibc
 
 /// `faro scan [--source bluez|hci|replay FILE|demo] …`: the live ranging table, from a radio or a recording.
 enum ScanCommand {
-    static let usage =
-        "faro scan [--source bluez [--adapter hciN] [--power-on] | hci [--device hciN] [--active]"
-        + " | replay FILE | demo] [--json] [--duration SECONDS] [--speed X] [--stats]"
+    static let help = CommandHelp(
+        name: "scan",
+        synopsis: [
+            "faro scan [--source bluez [--adapter hciN] [--power-on] | hci [--device hciN] [--active]"
+                + " | replay FILE | demo] [--json] [--duration SECONDS] [--speed X] [--stats]"
+        ],
+        summary: "Scan for iBeacons and print the live ranging table.",
+        description: """
+            Listens for iBeacons and prints, once a second, the beacons in range with their estimated distance, \
+            nearest first; t counts the seconds since the scan started. The default source is BlueZ (bluetoothd on \
+            the system bus). Ctrl-C ends the scan cleanly (discovery stopped, the controller's scan state restored).
+            """,
+        options: [
+            OptionHelp(
+                "--source bluez|hci|replay FILE|demo",
+                "Where advertisements come from: bluez (bluetoothd over D-Bus), hci (a raw HCI socket; needs "
+                    + "CAP_NET_RAW), replay FILE (a recording, in real time) or demo (the demo walk, looped)."),
+            OptionHelp("--adapter hciN", "bluez: the adapter to use (default: the first)."),
+            OptionHelp("--power-on", "bluez: switch the adapter on when it is off."),
+            OptionHelp("--device hciN", "hci: the controller to use (default: the first)."),
+            OptionHelp("--active", "hci: active scanning (ask for scan responses)."),
+            OptionHelp("--json", "One JSON object per tick, as 'faro range --json' prints."),
+            OptionHelp("--duration SECONDS", "Stop after this long."),
+            OptionHelp("--speed X", "replay and demo: play the recording X times as fast."),
+            OptionHelp("--stats", "Report on stderr how many advertisements and beacons were seen."),
+        ],
+        examples: [
+            ExampleHelp(
+                "faro scan --source demo --json --duration 10",
+                "Ten seconds of the demo walk, one JSON tick per second.")
+        ])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments

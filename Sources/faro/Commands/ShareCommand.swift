@@ -7,7 +7,25 @@ import Glibc
 /// `faro share URL`: prints the share menu's links for a beacon's URL (never with the device id) and, with
 /// `--qr FILE.png`, writes its QR code; `--qr-text` draws the QR code in the terminal.
 enum ShareCommand {
-    static let usage = "faro share URL [--title TITLE] [--qr FILE.png] [--qr-text]"
+    static let help = CommandHelp(
+        name: "share", synopsis: ["faro share URL [--title TITLE] [--qr FILE.png] [--qr-text]"],
+        summary: "Print a site's share links (e-mail, WhatsApp, Telegram, ...) and its QR code.",
+        description: """
+            Prints the share links of the content view's "Compartir" menu, one per line as TARGET, a tab and the \
+            link: link (the address itself), email (mailto:), whatsapp, telegram, facebook, x and linkedin. The \
+            shared address never carries the device id.
+            """,
+        options: [
+            OptionHelp("URL", "The site's address."),
+            OptionHelp("--title TITLE", "The site's title, used as the e-mail subject and the message text."),
+            OptionHelp("--qr FILE.png", "Write the address's QR code to this PNG file."),
+            OptionHelp("--qr-text", "Draw the QR code in the terminal."),
+        ],
+        examples: [
+            ExampleHelp(
+                "faro share https://example.com/sitios/cafe/ --title 'Café La Parroquia' --qr-text",
+                "Prints the seven links and draws the QR code.")
+        ])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments

@@ -7,7 +7,18 @@ import Glibc
 /// `faro show FILE.mht`: prints the readable text of a saved archive (Faro's, Chrome's, IE's, Word's, …) with no
 /// network access at all: nothing here can fetch.
 enum ShowCommand {
-    static let usage = "faro show FILE.mht [--timing]"
+    static let help = CommandHelp(
+        name: "show", synopsis: ["faro show FILE.mht [--timing]"],
+        summary: "Print the readable text of a saved archive, with no network access.",
+        description: """
+            Reads an MHT archive (one written by 'faro save', the window's Export, or Chromium) and prints the \
+            readable text of its page. Nothing is fetched: this command has no network access at all.
+            """,
+        options: [
+            OptionHelp("FILE.mht", "The archive."),
+            OptionHelp("--timing", "Report on stderr how long opening and rendering took."),
+        ],
+        examples: [ExampleHelp("faro show cafe.mht", "Prints the saved café page as text, offline.")])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments

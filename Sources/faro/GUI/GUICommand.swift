@@ -39,6 +39,15 @@ enum GUICommand {
         }
         let database = try FaroDatabase(path: FaroDatabase.defaultPath())
         let stores = DatabaseStores(database: database)
+        let settings: any SettingsStore
+        switch SettingsAccess.open(database: database) {
+        case .success(let store): settings = store
+        case .failure(let error):
+            // Without the schema (an uninstalled build with no compiled schemas) the window still works; what it
+            // would have kept in GSettings lasts for this run only.
+            Output.error("faro: \(error); settings changed in this run are kept in Faro's database")
+            settings = stores
+        }
 
         var demoBackend: DemoBackend?
         if demo, backendURL == nil {
@@ -75,16 +84,31 @@ enum GUICommand {
         let deviceID = (try? DeviceIDResolver.fromEnvironment().resolve().value) ?? ""
         let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         var environment = GUIEnvironment(
-            makeSource: makeSource, places: LookupPlaceDirectory(provider: catalog), settings: stores,
+            makeSource: makeSource, places: LookupPlaceDirectory(provider: catalog), settings: settings,
             useCases: FaroUseCases(
                 profile: stores, outbox: stores, flags: stores, deviceID: deviceID, clock: wallClock),
             deviceID: deviceID, machineClock: { MonotonicClock().now() }, wallClock: wallClock, tray: !noTray)
         environment.outbox = stores
+        environment.session = GUICommand.sessionConfiguration(settings)
         environment.site = SiteAdapters(database: database, deviceID: deviceID)
         let status = FaroApplication(environment: environment).run(service: service, background: background)
         stores.deliverer?.stop(timeout: 5)
         demoBackend?.stop()
         return status
+    }
+}
+
+extension GUICommand {
+    /// The exit period and cool-down of monitoring, from the settings (PRODUCT.md §6 defaults: 30 s, 10 min).
+    static func sessionConfiguration(_ settings: any SettingsStore) -> BeaconSessionConfiguration {
+        func seconds(_ key: String, _ fallback: Double) -> Double {
+            guard let text = settings.string(key), let value = Double(text), value > 0 else { return fallback }
+            return value
+        }
+        let exit = seconds(SettingsKey.exitPeriod, 30)
+        return BeaconSessionConfiguration(
+            ranging: RangingConfiguration(exitPeriod: exit),
+            regions: RegionMonitorConfiguration(exitPeriod: exit, coolDown: seconds(SettingsKey.coolDown, 600)))
     }
 }
 

@@ -1,0 +1,65 @@
+internal import CSecret
+
+/// Faro's one item in the Secret Service: the app key, under the schema `io.github.faro.Faro.AppKey` with the
+/// attribute `kind=app-key` (so `secret-tool lookup kind app-key` finds it too), in the default collection.
+/// Each call is libsecret's synchronous `secret_password_*v_sync`.
+enum SecretServiceItem {
+    static let schemaName = "io.github.faro.Faro.AppKey"
+    static let label = "Faro app key (ZUMO-API-KEY)"
+
+    static func lookup() throws(AppKeyError) -> String? {
+        try withSchema { schema, attributes throws(AppKeyError) in
+            var error: UnsafeMutablePointer<GError>?
+            let found = secret_password_lookupv_sync(schema, attributes, nil, &error)
+            try check(error)
+            guard let found else { return nil }
+            defer { secret_password_free(found) }
+            let key = String(cString: found)
+            return key.isEmpty ? nil : key
+        }
+    }
+
+    static func store(_ key: String) throws(AppKeyError) {
+        try withSchema { schema, attributes throws(AppKeyError) in
+            var error: UnsafeMutablePointer<GError>?
+            let stored = secret_password_storev_sync(schema, attributes, "default", label, key, nil, &error)
+            try check(error)
+            if stored == 0 { throw .secretService("the key was not stored") }
+        }
+    }
+
+    static func clear() throws(AppKeyError) {
+        try withSchema { schema, attributes throws(AppKeyError) in
+            var error: UnsafeMutablePointer<GError>?
+            _ = secret_password_clearv_sync(schema, attributes, nil, &error)
+            try check(error)
+        }
+    }
+
+    /// Runs `body` with the schema and the attributes that name the item.
+    private static func withSchema<T>(
+        _ body: (UnsafePointer<SecretSchema>, OpaquePointer) throws(AppKeyError) -> T
+    ) throws(AppKeyError) -> T {
+        let types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)
+        let values = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
+        defer {
+            g_hash_table_unref(types)
+            g_hash_table_unref(values)
+        }
+        // The value of a schema attribute is its type: SECRET_SCHEMA_ATTRIBUTE_STRING is 0.
+        g_hash_table_insert(types, g_strdup("kind"), nil)
+        g_hash_table_insert(values, g_strdup("kind"), g_strdup("app-key"))
+        guard let schema = secret_schema_newv(schemaName, SECRET_SCHEMA_NONE, types), let values else {
+            throw .secretService("cannot describe the item")
+        }
+        defer { secret_schema_unref(schema) }
+        return try body(schema, values)
+    }
+
+    private static func check(_ error: UnsafeMutablePointer<GError>?) throws(AppKeyError) {
+        guard let error else { return }
+        let message = String(cString: error.pointee.message)
+        g_error_free(error)
+        throw .secretService(message)
+    }
+}

@@ -1,0 +1,139 @@
+import FaroSettings
+import FaroTestSupport
+import Foundation
+import Testing
+
+/// The app key is a secret: in the Secret Service when one is on the session bus (here a real GNOME Keyring on a
+/// private bus), else in a file only its owner can read. Nothing ever prints it.
+@Suite("App key store", .serialized)
+struct AppKeyStoreTests {
+    @Test func withoutASessionBusTheKeyGoesToAFileOnlyItsOwnerReads() throws {
+        let folder = try TemporaryDirectory("faro-key")
+        let environment = ["XDG_CONFIG_HOME": folder.file("config"), "DBUS_SESSION_BUS_ADDRESS": ""]
+        let store = AppKeyStore.standard(environment: environment)
+        #expect(store.location == .file(folder.file("config/faro/app-key")))
+        #expect(try store.read() == nil)
+        try store.store("  s3cret\n")
+        #expect(try store.read() == "s3cret")
+        var info = stat()
+        #expect(stat(folder.file("config/faro/app-key"), &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(stat(folder.file("config/faro"), &info) == 0 && info.st_mode & 0o777 == 0o700)
+        try store.remove()
+        #expect(try store.read() == nil)
+        try store.remove()
+    }
+
+    @Test func aKeyFileOthersCanReadIsRefused() throws {
+        let folder = try TemporaryDirectory("faro-key")
+        let path = folder.file("app-key")
+        try "s3cret\n".write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, 0o644)
+        let store = AppKeyStore(location: .file(path))
+        #expect(throws: AppKeyError.exposed(path: path, mode: 0o644)) { try store.read() }
+        chmod(path, 0o600)
+        #expect(try store.read() == "s3cret")
+    }
+
+    @Test func emptyAndMultiLineKeysAreRefused() throws {
+        let folder = try TemporaryDirectory("faro-key")
+        let store = AppKeyStore(location: .file(folder.file("app-key")))
+        #expect(throws: AppKeyError.self) { try store.store(" \n") }
+        #expect(throws: AppKeyError.self) { try store.store("one\ntwo") }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("app-key")))
+    }
+
+    /// A real Secret Service: gnome-keyring-daemon on a private session bus, its login keyring unlocked.
+    final class Keyring {
+        let bus: PrivateBus
+        let daemon: ChildProcess
+        let folder: TemporaryDirectory
+        var environment: [String: String] {
+            bus.environment.merging(
+                [
+                    "XDG_DATA_HOME": folder.file("data"), "XDG_CONFIG_HOME": folder.file("config"),
+                    "XDG_RUNTIME_DIR": folder.file("runtime"), "HOME": folder.file("home"),
+                ], uniquingKeysWith: { $1 })
+        }
+
+        init?() throws {
+            let executable = "/usr/bin/gnome-keyring-daemon"
+            guard FileManager.default.isExecutableFile(atPath: executable) else {
+                if ProcessInfo.processInfo.environment["CI"] == "true" {
+                    Issue.record("gnome-keyring-daemon is missing (scripts/install-deps.sh installs it)")
+                }
+                return nil
+            }
+            folder = try TemporaryDirectory("faro-keyring")
+            for sub in ["data", "config", "runtime", "home"] {
+                try FileManager.default.createDirectory(
+                    atPath: folder.file(sub), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+            bus = try PrivateBus()
+            var env = bus.environment
+            for (k, v) in ["XDG_DATA_HOME": "data", "XDG_RUNTIME_DIR": "runtime", "HOME": "home"] {
+                env[k] = folder.file(v)
+            }
+            // --unlock reads the login keyring's password from stdin, creating the keyring on first use.
+            daemon = try ChildProcess(
+                executable, ["--foreground", "--components=secrets", "--unlock"], environment: env,
+                stdin: Data("faro-test".utf8))
+            let owned = try ChildProcess.run(
+                "/usr/bin/gdbus", ["wait", "--session", "--timeout", "20", "org.freedesktop.secrets"], environment: env,
+                timeout: 30)
+            try #require(owned.status == 0, "gnome-keyring-daemon did not start: \(daemon.stderr)")
+        }
+
+        deinit { daemon.signal(SIGTERM) }
+    }
+
+    @Test func withASecretServiceTheKeyGoesIntoTheKeyring() throws {
+        guard let keyring = try Keyring() else { return }
+        let faro = Paths.executable("faro")
+        let location = try ChildProcess.run(faro, ["app-key"], environment: keyring.environment)
+        #expect(location.stdout.contains("kept in the Secret Service"), "\(location.stdout)\(location.stderr)")
+        #expect(location.stdout.contains("No app key is stored."))
+        let set = try ChildProcess.run(
+            faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("k3y-from-stdin\n".utf8))
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(!set.stdout.contains("k3y-from-stdin") && !set.stderr.contains("k3y-from-stdin"))
+        // Another Secret Service client finds it under Faro's attributes; no file was written.
+        let lookup = try ChildProcess.run(
+            "/usr/bin/secret-tool", ["lookup", "kind", "app-key"], environment: keyring.environment)
+        #expect(lookup.stdout == "k3y-from-stdin", "\(lookup.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: keyring.folder.file("config/faro/app-key")))
+        let help = try ChildProcess.run(faro, ["--help"], environment: keyring.environment)
+        #expect(help.stdout.contains("kept in the Secret Service"), "\(help.stdout)")
+        let clear = try ChildProcess.run(faro, ["app-key", "clear"], environment: keyring.environment)
+        #expect(clear.status == 0, "\(clear.stderr)")
+        let gone = try ChildProcess.run(
+            "/usr/bin/secret-tool", ["lookup", "kind", "app-key"], environment: keyring.environment)
+        #expect(gone.stdout.isEmpty)
+    }
+
+    /// The key reaches the backend: one that demands ZUMO-API-KEY accepts the row only once the key is stored.
+    @Test func theStoredKeyIsSentToTheBackend() throws {
+        guard let keyring = try Keyring() else { return }
+        let fixture = try SchemaFixture()
+        var environment = keyring.environment
+        for key in ["GSETTINGS_SCHEMA_DIR", "GSETTINGS_BACKEND"] { environment[key] = fixture.environment[key] }
+        let backend = try ChildProcess(
+            Paths.executable("faro-backend"), ["--port", "0", "--app-key", "k3y", "--data", Paths.data],
+            environment: environment)
+        let line = try #require(backend.waitForLine(timeout: 20) { $0.hasPrefix("listening on ") })
+        let url = String(line.dropFirst("listening on ".count))
+        let faro = Paths.executable("faro")
+        let registered = try ChildProcess.run(
+            faro, ["register", "--nombre", "Bo Café", "--email", "bo@cafe.mx", "--telefono", "5512345678"],
+            environment: environment)
+        #expect(registered.status == 0, "\(registered.stderr)")
+        let refused = try ChildProcess.run(
+            faro, ["outbox", "flush", "--backend", url, "--timeout", "5"], environment: environment)
+        #expect(!refused.stdout.contains("delivered: 1"), "\(refused.stdout)\(refused.stderr)")
+        _ = try ChildProcess.run(faro, ["app-key", "set"], environment: environment, stdin: Data("k3y\n".utf8))
+        let delivered = try ChildProcess.run(
+            faro, ["outbox", "flush", "--backend", url, "--timeout", "20", "--retry-failed"], environment: environment)
+        #expect(delivered.status == 0, "\(delivered.stdout)\(delivered.stderr)")
+        #expect(delivered.stdout.contains("delivered: 1"))
+    }
+}
