@@ -20,6 +20,13 @@ public struct Sighting: Hashable, Sendable {
     public var beacon: IBeacon
     public var address: BluetoothAddress?
     public var rssi: Int8?
+
+    @inlinable
+    public init(beacon: IBeacon, address: BluetoothAddress?, rssi: Int8?) {
+        self.beacon = beacon
+        self.address = address
+        self.rssi = rssi
+    }
 }
 
 /// Why bytes of a given kind held no iBeacon.
@@ -41,37 +48,71 @@ public enum DecodeFailure: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Decodes any advertisement kind into sightings.
+/// The one production decode path: every source (raw HCI, BlueZ, replay and the demo), `BeaconPipeline`,
+/// `faro decode` and `faro bench decode` read advertisements through `forEachSighting`, so what is measured and
+/// tested is what the scanners run.
+///
+/// What it accepts is `IBeaconDecoder`'s rules (AD structures, manufacturer data) and `HCIEventParser`'s (events);
+/// the C reference of `make bench` (`bench/c/ibeacon_decode.c`) accepts exactly the same advertisements.
 public enum AdvertisementDecoder {
-    /// Every iBeacon in `bytes` of the given kind, or why there is none.
-    public static func decode(_ bytes: [UInt8], kind: AdvertisementKind) -> Result<[Sighting], DecodeFailure> {
+    /// Calls `found` for every iBeacon in one advertisement of the given kind, in the order they appear. Returns nil
+    /// when at least one was found, otherwise why there was none. Allocates nothing; `bytes` is only read inside
+    /// its bounds.
+    ///
+    /// - `.ad`: every manufacturer-data structure of the raw AD structures (see `IBeaconDecoder.forEachIBeacon`).
+    /// - `.msd`: one manufacturer-specific data block starting with the company id (BlueZ's `ManufacturerData`
+    ///   entry with its key put in front).
+    /// - `.hci`: every report of an LE Advertising Report event, each with its address and RSSI (nil where the
+    ///   controller said 127, "not available"). An event that is not an advertising report, or whose lengths
+    ///   overrun it, fails with `.hci` even if earlier reports held iBeacons: nothing of a broken event is used.
+    @inlinable
+    public static func forEachSighting(
+        in bytes: UnsafeRawBufferPointer, kind: AdvertisementKind, _ found: (Sighting) -> Void
+    ) -> DecodeFailure? {
         switch kind {
         case .ad:
-            return IBeaconDecoder.decodeAdvertisingData(bytes)
-                .map { $0.map { Sighting(beacon: $0, address: nil, rssi: nil) } }
-                .mapError { .beacon($0) }
+            let why = IBeaconDecoder.forEachIBeacon(inAdvertisingData: bytes) {
+                found(Sighting(beacon: $0, address: nil, rssi: nil))
+            }
+            return why.map { .beacon($0) }
         case .msd:
-            return IBeaconDecoder.decodeManufacturerData(bytes)
-                .map { [Sighting(beacon: $0, address: nil, rssi: nil)] }
-                .mapError { .beacon($0) }
+            switch IBeaconDecoder.decodeManufacturerData(bytes) {
+            case .success(let beacon):
+                found(Sighting(beacon: beacon, address: nil, rssi: nil))
+                return nil
+            case .failure(let why):
+                return .beacon(why)
+            }
         case .hci:
-            var sightings: [Sighting] = []
-            var firstRejection: IBeaconRejection?
-            var reports = 0
-            let why = bytes.withUnsafeBytes { p in
-                HCIEventParser.forEachReport(in: p) { _, _, address, rssi, data, _ in
-                    reports += 1
-                    let rejection = IBeaconDecoder.forEachIBeacon(inAdvertisingData: data) {
-                        sightings.append(Sighting(beacon: $0, address: address, rssi: rssi))
-                    }
-                    if let rejection, firstRejection == nil { firstRejection = rejection }
-                }
-            }
-            if let why { return .failure(.hci(why)) }
-            if sightings.isEmpty {
-                return .failure(.noIBeaconInReports(count: reports, first: firstRejection ?? .empty))
-            }
-            return .success(sightings)
+            return forEachSighting(inEvent: bytes, found)
         }
+    }
+
+    /// The `.hci` case: a broken event delivers nothing, so the reports are checked before any is decoded.
+    @inlinable
+    static func forEachSighting(inEvent bytes: UnsafeRawBufferPointer, _ found: (Sighting) -> Void) -> DecodeFailure? {
+        if let why = HCIEventParser.check(bytes) { return .hci(why) }
+        var reports = 0
+        var delivered = false
+        var firstRejection: IBeaconRejection?
+        _ = HCIEventParser.forEachReport(in: bytes) { _, _, address, rssi, data, _ in
+            reports &+= 1
+            let rejection = IBeaconDecoder.forEachIBeacon(inAdvertisingData: data) {
+                delivered = true
+                found(Sighting(beacon: $0, address: address, rssi: rssi))
+            }
+            if let rejection, firstRejection == nil { firstRejection = rejection }
+        }
+        if delivered { return nil }
+        return .noIBeaconInReports(count: reports, first: firstRejection ?? .empty)
+    }
+
+    /// Every iBeacon in `bytes` of the given kind, or why there is none: `forEachSighting` collected into an array,
+    /// for callers outside hot loops (`faro decode`, tests).
+    public static func decode(_ bytes: [UInt8], kind: AdvertisementKind) -> Result<[Sighting], DecodeFailure> {
+        var sightings: [Sighting] = []
+        let why = bytes.withUnsafeBytes { forEachSighting(in: $0, kind: kind) { sightings.append($0) } }
+        if let why { return .failure(why) }
+        return .success(sightings)
     }
 }

@@ -50,17 +50,22 @@ public enum IBeaconRejection: Error, Equatable, Sendable, CustomStringConvertibl
 
 private func hex16(_ v: UInt16) -> String { Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }
 
-/// Decodes iBeacon frames from the forms a Linux scanner sees them in.
+/// Decodes iBeacon frames from the forms a Linux scanner sees them in. `AdvertisementDecoder.forEachSighting` is
+/// the entry point the sources use; this type holds the rules.
 ///
 /// Choices, strict where the format is clear and lenient where real devices deviate:
 /// - Apple's company id must be `4C 00` (little-endian on air), the type `0x02` and the length byte exactly `0x15`.
 /// - Lenient: bytes after the measured-power byte are ignored. Several shipping beacons (seen from Govee, Jaalee
 ///   and Teltonika units) send a manufacturer-data structure one or more bytes longer than the 25 an iBeacon needs.
 /// - Lenient: advertising data longer than 31 bytes is accepted, because stacks that glue the scan response onto
-///   the advertisement hand over up to 62 bytes; every structure in it is read, so an iBeacon in either half counts.
+///   the advertisement hand over up to 62 bytes (and an HCI report can hold more); every structure in it is read,
+///   so an iBeacon in either half counts.
+/// - Lenient: a zero length byte is a one-byte, empty structure that is skipped, not the end of the data. The Core
+///   Specification calls zeros the "non-significant part" that ends the data, but real advertisements are padded
+///   with zeros in the middle: an advertisement zero-padded to 31 bytes with its scan response glued on after the
+///   padding (go-ble/ble#115, esphome/esphome#4162 and #4208), so stopping at the first zero loses the iBeacon.
 /// - Lenient: a truncated structure *after* a complete iBeacon does not void the iBeacon (the glued-on scan response
 ///   is the part that gets cut). A truncated structure that would hold the iBeacon is rejected.
-/// - A zero length byte ends the data (the Core Specification's "insignificant part", usually zero padding).
 /// - Flags (AD type 0x01) are not required: the iBeacon identity does not depend on them.
 /// - Every read is bounds-checked against the buffer; nothing is read past its end.
 public enum IBeaconDecoder {
@@ -102,7 +107,8 @@ public enum IBeaconDecoder {
     }
 
     /// Walks raw AD structures and calls `found` for each iBeacon in them. Returns nil when at least one was found,
-    /// otherwise the most telling reason none was. Allocates nothing.
+    /// otherwise the most telling reason none was. Allocates nothing. The `.ad` case of
+    /// `AdvertisementDecoder.forEachSighting`.
     @inlinable
     public static func forEachIBeacon(
         inAdvertisingData p: UnsafeRawBufferPointer, _ found: (IBeacon) -> Void
@@ -113,7 +119,11 @@ public enum IBeaconDecoder {
         var reason = IBeaconRejection.noManufacturerData
         while offset < p.count {
             let length = Int(p[offset])
-            if length == 0 { break }
+            // Zero padding: an empty structure, skipped (see the type's notes).
+            if length == 0 {
+                offset &+= 1
+                continue
+            }
             let available = p.count - offset - 1
             if length > available {
                 // A cut-off structure after a complete iBeacon is tolerated (see the type's notes).
@@ -133,43 +143,6 @@ public enum IBeaconDecoder {
             offset += 1 + length
         }
         return foundAny ? nil : reason
-    }
-
-    /// The first iBeacon in raw AD structures, or why there is none. Allocation-free.
-    ///
-    /// Finding the beacon is `firstIBeaconIfAny`; only data without one is walked a second time, by
-    /// `forEachIBeacon`, to name the reason. The answers are exactly `forEachIBeacon`'s.
-    @inlinable
-    public static func firstIBeacon(inAdvertisingData p: UnsafeRawBufferPointer) -> Result<IBeacon, IBeaconRejection> {
-        if let beacon = firstIBeaconIfAny(inAdvertisingData: p) { return .success(beacon) }
-        return .failure(rejection(inAdvertisingData: p))
-    }
-
-    /// The first iBeacon in raw AD structures, nil when there is none: the hot path of scanning, for callers that
-    /// drop other advertisements without asking why. Allocation-free, and it tracks no rejection reason.
-    ///
-    /// The same walk and acceptance as `forEachIBeacon`, stopping at the first iBeacon (what follows it cannot change
-    /// the answer): a zero length byte ends the data, and a structure longer than the bytes left ends it with no
-    /// beacon.
-    @inlinable
-    public static func firstIBeaconIfAny(inAdvertisingData p: UnsafeRawBufferPointer) -> IBeacon? {
-        let count = p.count
-        var offset = 0
-        while offset < count {
-            let length = Int(p[offset])
-            if length == 0 || length > count &- offset &- 1 { return nil }
-            if p[offset &+ 1] == 0xFF, let beacon = iBeaconStructure(p, offset: offset, length: length) {
-                return beacon
-            }
-            offset &+= 1 &+ length
-        }
-        return nil
-    }
-
-    /// Why data holding no iBeacon is rejected: `forEachIBeacon`'s answer (off the hot path, so not inlined).
-    @usableFromInline @inline(never)
-    static func rejection(inAdvertisingData p: UnsafeRawBufferPointer) -> IBeaconRejection {
-        forEachIBeacon(inAdvertisingData: p) { _ in } ?? .noManufacturerData
     }
 
     /// The iBeacon in the manufacturer-data structure whose length byte is at `offset` (`length` bytes follow it,
