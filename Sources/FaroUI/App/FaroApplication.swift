@@ -94,6 +94,7 @@ public final class FaroApplication {
         I18n.setUp()
         self.environment = environment
         app = gtk_application_new(FaroApplication.appID, G_APPLICATION_DEFAULT_FLAGS)
+        DisplaySetup.prepare(app)
         Signal.connect(app, "startup") { [weak self] in self?.startup() }
         Signal.connect(app, "activate") { [weak self] in self?.activate() }
     }
