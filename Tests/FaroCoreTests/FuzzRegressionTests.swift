@@ -27,9 +27,14 @@ struct FuzzRegressionTests {
     /// What `AdvertisementDecoder.forEachSighting` finds in `bytes` of `kind`, and why it found nothing.
     static func sightings(_ bytes: [UInt8], _ kind: AdvertisementKind) -> ([IBeacon], DecodeFailure?) {
         var found: [IBeacon] = []
-        let why = bytes.withUnsafeBytes { p in
-            AdvertisementDecoder.forEachSighting(in: p, kind: kind) { found.append($0.beacon) }
+        let (any, why) = bytes.withUnsafeBytes { p in
+            (
+                AdvertisementDecoder.forEachSighting(in: p, kind: kind) { found.append($0.beacon) },
+                AdvertisementDecoder.rejection(of: p, kind: kind)
+            )
         }
+        #expect(any == !found.isEmpty)
+        #expect((why == nil) == any, "the reason disagrees with the hot path (\(kind))")
         return (found, why)
     }
 

@@ -102,10 +102,12 @@ struct RealCaptureDecodingTests {
         let params: [UInt8] = [0x02, 0x02] + first + second
         let bytes: [UInt8] = [0x04, 0x3E, UInt8(params.count)] + params
         var delivered = 0
-        let why = bytes.withUnsafeBytes {
-            AdvertisementDecoder.forEachSighting(in: $0, kind: .hci) { _ in delivered += 1 }
+        let any = bytes.withUnsafeBytes { p in
+            AdvertisementDecoder.forEachSighting(in: p, kind: .hci) { _ in delivered += 1 }
         }
-        #expect(delivered == 0)
-        #expect(why == .hci(.dataTooLong(index: 1, length: 0x30, limit: 3)))
+        #expect(!any && delivered == 0)
+        #expect(
+            AdvertisementDecoder.decode(bytes, kind: .hci)
+                == .failure(.hci(.dataTooLong(index: 1, length: 0x30, limit: 3))))
     }
 }

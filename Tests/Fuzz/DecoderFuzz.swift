@@ -22,11 +22,18 @@ public func faroFuzzDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     return 0
 }
 
-/// The beacons `forEachSighting` finds in `bytes` of `kind`, and why there are none.
+/// The beacons `forEachSighting` finds in `bytes` of `kind`, and why there are none (`rejection(of:kind:)`, which
+/// must name a reason exactly when nothing was found).
 func sightings(_ bytes: [UInt8], _ kind: AdvertisementKind) -> ([Sighting], DecodeFailure?) {
     var found: [Sighting] = []
-    let why = bytes.withUnsafeBytes { AdvertisementDecoder.forEachSighting(in: $0, kind: kind) { found.append($0) } }
-    precondition((why == nil) == !found.isEmpty, "\(kind): a failure with sightings, or success without one")
+    let (any, why) = bytes.withUnsafeBytes { p in
+        (
+            AdvertisementDecoder.forEachSighting(in: p, kind: kind) { found.append($0) },
+            AdvertisementDecoder.rejection(of: p, kind: kind)
+        )
+    }
+    precondition(any == !found.isEmpty, "\(kind): found without sightings, or sightings without found")
+    precondition((why == nil) == any, "\(kind): the reason disagrees with the hot path")
     return (found, why)
 }
 

@@ -5,15 +5,17 @@
  * lines as `faro bench decode FILE`:
  *
  *   adverts_per_s=<float> ns_per_advert=<float>
- *   valid=<n> beacons=<n> major_sum=<n> minor_sum=<n> tx_sum=<n> uuid_xor=<32 hex>
+ *   valid=<n> beacons=<n> major_sum=<n> minor_sum=<n> tx_sum=<n> uuid_xor=<32 hex> rssi_sum=<n> address_xor=<12 hex>
  *
- * `valid` counts advertisements holding at least one iBeacon, `beacons` the iBeacons in all; the sums and the XOR
- * run over every iBeacon. The bench script fails when the two summary lines differ.
+ * `valid` counts advertisements holding at least one iBeacon, `beacons` the iBeacons in all; the sums and the XORs
+ * run over every iBeacon (RSSI and address come with HCI events: the RSSI sum leaves out 127, "not available", the
+ * address XOR is of the 48-bit addresses). The bench script fails when the two summary lines differ.
  *
  * Corpus: one advertisement per line, hex; an empty line is an empty advertisement. With --kind ad (default) a
  * line is raw AD structures, with --kind hci a whole HCI LE Advertising Report event (`04 3e ...`). The file is
- * parsed into one buffer with offsets before timing; only the decode loop is timed (CLOCK_MONOTONIC, median of the
- * repetitions).
+ * parsed into one buffer with offsets before timing; only the decode loop is timed, in CPU time of the thread
+ * (CLOCK_THREAD_CPUTIME_ID, as `faro bench decode`: on a shared machine, time spent descheduled is not the decoder's),
+ * median of the repetitions.
  *
  * AD rules (every iBeacon counts):
  * - walk AD structures `length | type | data[length - 1]`; a zero length byte is an empty structure, skipped
@@ -26,7 +28,7 @@
  * HCI rules: the `04` indicator is optional; the event code must be 0x3e, the parameter length no more than the
  * bytes that follow (more is ignored), the subevent 0x02 (legacy) or 0x0d (extended), 1 to 25 reports, read one
  * after another; a report's data length may exceed 31 up to what the event holds, never beyond it. Any violation
- * rejects the whole event before a report is decoded. RSSI and addresses are not summed (Swift reads them too).
+ * rejects the whole event before a report is decoded.
  *
  * Build: cc -O2 -o ibeacon_decode ibeacon_decode.c
  * Usage: ibeacon_decode FILE [--kind ad|hci] [--repeat N] [--accepted OUT]
@@ -48,6 +50,8 @@ typedef struct {
     long long minor_sum;
     long long tx_sum;
     uint8_t uuid_xor[16];
+    long long rssi_sum;
+    uint64_t address_xor;
 } summary;
 
 static inline void add_beacon(summary *s, const uint8_t *d) {
@@ -113,7 +117,20 @@ static int hci_reports(const uint8_t *p, size_t n, summary *s, int deliver) {
             data = r + 9;
         }
         if (length > end - (r + header)) return -1;
-        if (deliver) found += ad_beacons(p + data, length, s);
+        if (deliver) {
+            int n = ad_beacons(p + data, length, s);
+            if (n > 0) {
+                /* Address: 6 little-endian bytes after event type and address type; RSSI after the data. */
+                uint64_t address = 0;
+                for (int k = 5; k >= 0; k--) address = address << 8 | p[r + 2 + k];
+                int8_t rssi = (int8_t)p[subevent == 0x0D ? r + 13 : data + length];
+                for (int k = 0; k < n; k++) {
+                    if (rssi != 127) s->rssi_sum += rssi;
+                    s->address_xor ^= address;
+                }
+            }
+            found += n;
+        }
         r += header + length;
     }
     return found;
@@ -145,7 +162,7 @@ static int nibble(int c) {
 
 static double now_seconds(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -279,7 +296,7 @@ int main(int argc, char **argv) {
     printf("valid=%lld beacons=%lld major_sum=%lld minor_sum=%lld tx_sum=%lld uuid_xor=", s.valid, s.beacons,
            s.major_sum, s.minor_sum, s.tx_sum);
     for (int k = 0; k < 16; k++) printf("%02x", s.uuid_xor[k]);
-    printf("\n");
+    printf(" rssi_sum=%lld address_xor=%012llx\n", s.rssi_sum, (unsigned long long)s.address_xor);
     if (accepted_path) {
         FILE *out = fopen(accepted_path, "w");
         if (!out) {

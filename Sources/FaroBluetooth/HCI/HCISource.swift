@@ -136,13 +136,12 @@ public final class HCISource: AdvertisementSource {
         inEvent bytes: UnsafeRawBufferPointer, at time: Double,
         _ deliver: (BeaconSighting) -> Void
     ) -> HCIEventRejection? {
-        let why = AdvertisementDecoder.forEachSighting(in: bytes, kind: .hci) { s in
+        let any = AdvertisementDecoder.forEachSighting(in: bytes, kind: .hci) { s in
             // An HCI report always carries an address; nil here would be a decoder bug, and then nothing is sent.
             guard let address = s.address else { return }
             deliver(BeaconSighting(beacon: s.beacon, address: address, rssi: s.rssi ?? 127, time: time))
         }
-        if case .hci(let rejection)? = why { return rejection }
-        return nil
+        return any ? nil : HCIEventParser.check(bytes)
     }
 }
 

@@ -45,6 +45,7 @@ public final class ReplaySource: AdvertisementSource {
             position += 1
             let time = record.time + offset
             _ = record.data.withUnsafeBytes {
+                // Records without an iBeacon are skipped: their reason is not asked for.
                 AdvertisementDecoder.forEachSighting(in: $0, kind: record.kind) { s in
                     deliver(
                         BeaconSighting(

@@ -59,7 +59,8 @@ public enum HCIEventParser {
     public static let extendedReport: UInt8 = 0x0D
 
     /// Calls `body` for every report in the event, with the report's AD bytes as a view into `p`. Allocates nothing.
-    @inlinable
+    /// Always inlined, so that `body` (the decoder's per-report work) is compiled into the walk.
+    @inlinable @inline(__always)
     public static func forEachReport(
         in p: UnsafeRawBufferPointer,
         _ body: (

@@ -107,42 +107,66 @@ public enum IBeaconDecoder {
     }
 
     /// Walks raw AD structures and calls `found` for each iBeacon in them. Returns nil when at least one was found,
-    /// otherwise the most telling reason none was. Allocates nothing. The `.ad` case of
-    /// `AdvertisementDecoder.forEachSighting`.
+    /// otherwise the most telling reason none was. Allocates nothing.
+    ///
+    /// Finding the beacons is `walk` (the `.ad` case of `AdvertisementDecoder.forEachSighting`), which tracks no
+    /// reason; only data holding none is walked a second time, off the hot path, to name the reason (`rejection`).
+    /// Both walks accept exactly the same structures.
     @inlinable
     public static func forEachIBeacon(
         inAdvertisingData p: UnsafeRawBufferPointer, _ found: (IBeacon) -> Void
     ) -> IBeaconRejection? {
-        if p.isEmpty { return .empty }
+        walk(p, found) ? nil : rejection(inAdvertisingData: p)
+    }
+
+    /// Calls `found` for each iBeacon in raw AD structures; true when there was at least one. The scanning hot path:
+    /// the rules of the type's notes, and no rejection reason kept.
+    @inlinable @inline(__always)
+    public static func walk(_ p: UnsafeRawBufferPointer, _ found: (IBeacon) -> Void) -> Bool {
+        let count = p.count
         var offset = 0
         var foundAny = false
-        var reason = IBeaconRejection.noManufacturerData
-        while offset < p.count {
+        while offset < count {
             let length = Int(p[offset])
             // Zero padding: an empty structure, skipped (see the type's notes).
             if length == 0 {
                 offset &+= 1
                 continue
             }
+            // A structure longer than the bytes left ends the data; what came before it counts.
+            if length > count &- offset &- 1 { break }
+            if p[offset &+ 1] == 0xFF, let beacon = iBeaconStructure(p, offset: offset, length: length) {
+                foundAny = true
+                found(beacon)
+            }
+            offset &+= 1 &+ length
+        }
+        return foundAny
+    }
+
+    /// Why raw AD structures that hold no iBeacon are rejected: the most telling reason of the walk (off the hot
+    /// path, so not inlined). Only meaningful for data in which `walk` finds none.
+    @usableFromInline @inline(never)
+    static func rejection(inAdvertisingData p: UnsafeRawBufferPointer) -> IBeaconRejection {
+        if p.isEmpty { return .empty }
+        var offset = 0
+        var reason = IBeaconRejection.noManufacturerData
+        while offset < p.count {
+            let length = Int(p[offset])
+            if length == 0 {
+                offset += 1
+                continue
+            }
             let available = p.count - offset - 1
             if length > available {
-                // A cut-off structure after a complete iBeacon is tolerated (see the type's notes).
-                if !foundAny {
-                    return truncatedRejection(p, offset: offset, declared: length, available: available, than: reason)
-                }
-                break
+                return truncatedRejection(p, offset: offset, declared: length, available: available, than: reason)
             }
             if p[offset + 1] == 0xFF {
-                if let beacon = iBeaconStructure(p, offset: offset, length: length) {
-                    foundAny = true
-                    found(beacon)
-                } else {
-                    reason = deeperRejection(p, offset: offset, length: length, than: reason)
-                }
+                reason = deeperRejection(p, offset: offset, length: length, than: reason)
             }
             offset += 1 + length
         }
-        return foundAny ? nil : reason
+        return reason
     }
 
     /// The iBeacon in the manufacturer-data structure whose length byte is at `offset` (`length` bytes follow it,

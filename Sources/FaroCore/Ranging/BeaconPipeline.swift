@@ -37,11 +37,10 @@ public struct BeaconPipeline<Filter: RSSIFilter> {
         advertisingData data: UnsafeRawBufferPointer, address: BluetoothAddress, rssi: Int8, at time: Double,
         events: (RegionEvent) -> Void
     ) -> IBeaconRejection? {
-        let why = AdvertisementDecoder.forEachSighting(in: data, kind: .ad) { s in
+        let any = AdvertisementDecoder.forEachSighting(in: data, kind: .ad) { s in
             accept(s.beacon, address: address, rssi: rssi, at: time, events: events)
         }
-        if case .beacon(let rejection)? = why { return rejection }
-        return nil
+        return any ? nil : IBeaconDecoder.rejection(inAdvertisingData: data)
     }
 
     /// Feeds an iBeacon that a source already decoded (BlueZ hands over manufacturer data by company id).
@@ -56,12 +55,13 @@ public struct BeaconPipeline<Filter: RSSIFilter> {
 
     /// Feeds an advertisement of any kind (a replay line); HCI events bring their own address and RSSI.
     public mutating func ingest(_ record: ReplayRecord, events: (RegionEvent) -> Void) -> DecodeFailure? {
-        record.data.withUnsafeBytes {
-            AdvertisementDecoder.forEachSighting(in: $0, kind: record.kind) { s in
+        record.data.withUnsafeBytes { p in
+            let any = AdvertisementDecoder.forEachSighting(in: p, kind: record.kind) { s in
                 accept(
                     s.beacon, address: s.address ?? record.address, rssi: s.rssi ?? record.rssi, at: record.time,
                     events: events)
             }
+            return any ? nil : AdvertisementDecoder.rejection(of: p, kind: record.kind)
         }
     }
 
