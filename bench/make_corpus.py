@@ -4,14 +4,20 @@
 An empty line is an empty advertisement. The generator is seeded, so every run writes the same file (same bytes,
 same checksum) for the same arguments:
 
-    python3 bench/make_corpus.py OUT [--count N] [--seed S]
+    python3 bench/make_corpus.py OUT [--count N] [--seed S] [--hci]
+
+With --hci each advertisement is wrapped in a whole HCI LE Advertising Report event (`04 3e ...`, a random
+address, event type and RSSI), as a raw HCI socket hands it over: the same AD data as without --hci (the same
+seed gives the same AD lines), 10 % of the events carrying a second report, 2 % of them broken (parameter length
+longer than what follows, a report data length overrunning the event, another subevent, a report count of 0).
 
 Mix (of N lines, default 1,000,000):
 - 80 % iBeacon frames the Faro decoder accepts:
     60 %  canonical 30 bytes `02 01 06 1a ff 4c 00 02 15 | uuid | major | minor | power`
      5 %  no flags structure (27 bytes)
      5 %  extra bytes after the power byte, the MSD length grown to match
-     4 %  a scan response glued on (local name / service data / TX power), more than 31 bytes in all
+     2 %  a scan response glued on (local name / service data / TX power), more than 31 bytes in all
+     2 %  the advertisement zero-padded to 31 bytes, then a scan response holding the iBeacon (62 bytes)
      3 %  a truncated structure after the complete iBeacon (the cut scan response)
      3 %  the iBeacon after other structures (16-bit service UUIDs, another company's data, TX power)
 - 20 % other advertisements:
@@ -21,7 +27,7 @@ Mix (of N lines, default 1,000,000):
      2 %  an iBeacon with a wrong length byte (0x14, 0x16, 0x00, 0xff)
      3 %  truncated frames (cut anywhere, or the MSD length claiming more bytes than follow)
      1 %  MSD structure too short for the payload (well formed AD, truncated iBeacon)
-     1 %  empty lines and zero-padded data (a zero length byte first)
+     1 %  empty lines and zero-padded data (zero length bytes first, an iBeacon after them or not)
      4 %  random garbage of 1 to 62 bytes
 """
 
@@ -39,6 +45,7 @@ def main() -> int:
     parser.add_argument("out", help="file to write")
     parser.add_argument("--count", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=20240611)
+    parser.add_argument("--hci", action="store_true", help="wrap every advertisement in an HCI event")
     args = parser.parse_args()
 
     started = time.monotonic()
@@ -109,8 +116,11 @@ def main() -> int:
             advert = ibeacon_msd()
         elif r < 0.70:
             advert = FLAGS + ibeacon_msd(randbytes(randint(1, 4)))
-        elif r < 0.74:
+        elif r < 0.72:
             advert = FLAGS + ibeacon_msd() + scan_response() + scan_response()
+        elif r < 0.74:
+            first = FLAGS + other_structures()
+            advert = first + b"\x00" * (31 - len(first)) + ibeacon_msd()
         elif r < 0.77:
             tail = scan_response()
             advert = FLAGS + ibeacon_msd() + tail[: randint(1, len(tail) - 1)]
@@ -141,7 +151,11 @@ def main() -> int:
             advert = b"" if rand() < 0.5 else b"\x00" * randint(1, 31) + (FLAGS + ibeacon_msd() if rand() < 0.5 else b"")
         else:
             advert = randbytes(randint(1, 62))
-        append(advert.hex())
+        append(advert)
+
+    if args.hci:
+        lines = hci_events(lines, random.Random(args.seed + 1))
+    lines = [line.hex() for line in lines]
 
     with open(args.out, "w", encoding="ascii") as out:
         out.write("\n".join(lines))
@@ -149,6 +163,34 @@ def main() -> int:
     print(f"corpus={args.out} adverts={args.count} seed={args.seed} seconds={time.monotonic() - started:.1f}",
           file=sys.stderr)
     return 0
+
+
+def hci_events(adverts: list, rng: random.Random) -> list:
+    """Each advertisement as a legacy LE Advertising Report event; some with two reports, some broken."""
+    def report(data: bytes) -> bytes:
+        event_type = rng.choice((0, 0, 0, 3, 4))
+        rssi = rng.randint(-100, -30) & 0xFF if rng.random() < 0.97 else 127
+        return bytes((event_type, rng.randint(0, 1))) + rng.randbytes(6) + bytes((len(data),)) + data + bytes((rssi,))
+
+    events = []
+    for advert in adverts:
+        advert = advert[:150]  # two reports must fit the 255 parameter bytes
+        reports = [report(advert)]
+        if rng.random() < 0.10:
+            reports.append(report(rng.choice(adverts)[:40]))
+        params = bytes((0x02, len(reports))) + b"".join(reports)
+        event = bytes((0x04, 0x3E, len(params))) + params
+        r = rng.random()
+        if r < 0.005:
+            event = event[: rng.randint(3, len(event) - 1)]  # parameter length longer than what follows
+        elif r < 0.010:
+            event = event[:13] + bytes((len(params),)) + event[14:]  # report data length overruns the event
+        elif r < 0.015:
+            event = event[:3] + bytes((rng.choice((0x01, 0x03, 0x0B)),)) + event[4:]  # another subevent
+        elif r < 0.020:
+            event = event[:4] + b"\x00" + event[5:]  # no reports
+        events.append(event)
+    return events
 
 
 if __name__ == "__main__":

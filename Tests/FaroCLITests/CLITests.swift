@@ -52,8 +52,35 @@ struct CLITests {
         #expect(r.stdout.split(separator: "\n").count == 2)
     }
 
+    @Test func decodeReadsWhatRealCapturesContain() throws {
+        // Govee H5182 (custom-components/ble_monitor issue #914): its advertisement and its iBeacon scan response
+        // concatenated in one HCI report, 55 data bytes.
+        let concatenated =
+            "043e4302010001" + "6530303031ce" + "37" + "0201060303518214ff30306501000101e401865140ffff860898ffff"
+            + "1aff4c000215494e54454c4c495f524f434b535f48575075f2ff0c" + "b1"
+        let hci = try run(["decode", concatenated])
+        #expect(hci.status == 0)
+        #expect(
+            hci.stdout
+                == #"{"uuid": "494e5445-4c4c-495f-524f-434b535f4857", "major": 20597, "minor": 62207, "tx_power": 12, "address": "CE:31:30:30:30:65", "rssi": -79}"#
+                + "\n")
+        // A zero-padded advertisement (go-ble/ble pull request #115) with the iBeacon scan response after it.
+        let padded =
+            "020106030201a20c1601a200894198a19be587da0000000000000000"
+            + "1aff4c000215494e54454c4c495f524f434b535f48575075f2ff0c"
+        let ad = try run(["decode", "--kind", "ad", padded])
+        #expect(ad.status == 0 && ad.stdout.contains(#""minor": 62207"#))
+    }
+
     @Test(arguments: [
         (["decode", "0201060303aafe"], "no manufacturer-specific data"),
+        (
+            [
+                "decode", "--kind", "hci",
+                "043e27020104016530303031ce1c1aff4c000215494e54454c4c495f524f434b535f48575075f2ff0ca6",
+            ],
+            "report 1 claims 28 data bytes but the event has room for 27"
+        ),
         (["decode", "--kind", "hci", "040e04010b2000"], "not an LE meta event"),
         (["decode", "zz"], "not a hex digit"),
         (["decode", "abc"], "odd number"),

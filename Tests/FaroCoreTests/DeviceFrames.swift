@@ -36,6 +36,33 @@ enum DeviceFrames {
     /// A beacon without the flags structure, which iOS still ranges (RadiusNetworks/android-ibeacon-service #6).
     static let noFlags = "1aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"
 
+    /// Govee H5182 meat thermometer, two whole HCI LE Advertising Report events from one device (A4-style random
+    /// address CE:31:30:30:30:65), pasted by a user in custom-components/ble_monitor issue #914: its ADV_IND
+    /// (Govee data, company bytes `30 30`) and its SCAN_RSP holding an iBeacon ("INTELLI_ROCKS_HW", major 0x5075,
+    /// minor 0xF2FF, power +12).
+    static let goveeH5182AdvertisementHCI =
+        "043e28020100016530303031ce1c" + "0201060303518214ff30306501000101e401865140ffff860898ffff" + "b1"
+    static let goveeH5182ScanResponseHCI =
+        "043e27020104016530303031ce1b" + "1aff4c000215494e54454c4c495f524f434b535f48575075f2ff0c" + "a6"
+    /// The AD data of those two events.
+    static let goveeH5182AdvertisingData = "0201060303518214ff30306501000101e401865140ffff860898ffff"
+    static let goveeH5182ScanResponseData = "1aff4c000215494e54454c4c495f524f434b535f48575075f2ff0c"
+
+    /// An advertisement zero-padded past its last structure (flags, a 16-bit service UUID, service data, then eight
+    /// zero bytes), from go-ble/ble pull request #115; on Linux its scan response follows the padding.
+    static let zeroPaddedAdvertisement = "020106030201a20c1601a200894198a19be587da0000000000000000"
+
+    /// Teltonika EYE sensor (7C:D9:F4:13:BA:D6), custom-components/ble_monitor issue #1222: its Eddystone-UID
+    /// service data (zero bytes at the end of the structure) and its own manufacturer data (company 0x089A). Not
+    /// an iBeacon: the sensor sends one only when configured for iBeacon mode.
+    static let teltonikaEyeEddystone = "1716aafe00e8f8b7b046e6e155aaa3625bf1918c00550000"
+    static let teltonikaEyeManufacturerData = "0eff9a0801b70b732800230100046b"
+
+    /// A Microsoft (company 0x0006) manufacturer-data structure and a service-data structure zero-filled to its
+    /// declared length, both logged by an ESP32 scanner in shmuelzon/esp32-ble2mqtt issue #70.
+    static let microsoftManufacturerData = "1eff060001092006a416ca61c574e717006239bbc757943a1bc20e05ce8198"
+    static let zeroFilledServiceData = "03039ffe17169ffe0000000000000000000000000000000000000000"
+
     static func bytes(_ hex: String) -> [UInt8] {
         (try? Hex.decode(hex)) ?? []
     }

@@ -24,19 +24,45 @@ struct FuzzRegressionTests {
         #expect(Self.inputs.count >= 10)
     }
 
+    /// What `AdvertisementDecoder.forEachSighting` finds in `bytes` of `kind`, and why it found nothing.
+    static func sightings(_ bytes: [UInt8], _ kind: AdvertisementKind) -> ([IBeacon], DecodeFailure?) {
+        var found: [IBeacon] = []
+        let (any, why) = bytes.withUnsafeBytes { p in
+            (
+                AdvertisementDecoder.forEachSighting(in: p, kind: kind) { found.append($0.beacon) },
+                AdvertisementDecoder.rejection(of: p, kind: kind)
+            )
+        }
+        #expect(any == !found.isEmpty)
+        #expect((why == nil) == any, "the reason disagrees with the hot path (\(kind))")
+        return (found, why)
+    }
+
+    /// The fuzz target's properties (Tests/Fuzz/DecoderFuzz.swift), for every form the input could be read as.
     @Test(arguments: inputs.map(\.0))
     func replay(_ name: String) throws {
         let input = try #require(Self.inputs.first { $0.0 == name }?.1)
         let bytes = Array(input.dropFirst())
-        let all = IBeaconDecoder.decodeAdvertisingData(bytes)
-        let first = bytes.withUnsafeBytes { IBeaconDecoder.firstIBeacon(inAdvertisingData: $0) }
-        switch (all, first) {
-        case (.success(let beacons), .success(let beacon)): #expect(beacons.first == beacon)
-        case (.failure(let a), .failure(let b)): #expect(a == b)
-        default: Issue.record("firstIBeacon and decodeAdvertisingData disagree on \(name)")
+        // AD data, and the same data as the one report of an HCI event.
+        let (ad, adWhy) = Self.sightings(bytes, .ad)
+        #expect((adWhy == nil) == !ad.isEmpty)
+        if bytes.count <= 243 {
+            let report: [UInt8] = [0x00, 0x01, 1, 2, 3, 4, 5, 6, UInt8(bytes.count)] + bytes + [0xC4]
+            let (inEvent, _) = Self.sightings([0x04, 0x3E, UInt8(report.count + 2), 0x02, 0x01] + report, .hci)
+            #expect(inEvent == ad, "the HCI form disagrees with the AD form on \(name)")
         }
-        _ = IBeaconDecoder.decodeManufacturerData(bytes)
-        _ = AdvertisementDecoder.decode(bytes, kind: .hci)
-        _ = IBeaconDecoder.decode(companyID: 0x004C, payload: bytes)
+        // Manufacturer data, and the same block as one AD structure.
+        let (msd, _) = Self.sightings(bytes, .msd)
+        if bytes.count <= 254 {
+            #expect(Self.sightings([UInt8(bytes.count + 1), 0xFF] + bytes, .ad).0 == msd)
+        }
+        // An HCI event: its beacons are its reports' beacons, or none when it is broken.
+        let (event, eventWhy) = Self.sightings(bytes, .hci)
+        switch HCIEventParser.reports(in: bytes) {
+        case .failure(let rejection):
+            #expect(event.isEmpty && eventWhy == .hci(rejection))
+        case .success(let reports):
+            #expect(event == reports.flatMap { Self.sightings($0.data, .ad).0 })
+        }
     }
 }

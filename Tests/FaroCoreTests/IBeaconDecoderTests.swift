@@ -84,9 +84,12 @@ struct IBeaconDecoderTests {
         #expect(beacons.first?.minor == 2)
     }
 
-    @Test func zeroPaddingEndsTheData() throws {
-        let bytes = DeviceFrames.bytes(DeviceFrames.canonical + "00000000")
-        #expect(try IBeaconDecoder.decodeAdvertisingData(bytes).get().count == 1)
+    @Test func zeroPaddingIsSkipped() throws {
+        let trailing = DeviceFrames.bytes(DeviceFrames.canonical + "00000000")
+        #expect(try IBeaconDecoder.decodeAdvertisingData(trailing).get().count == 1)
+        // A zero length byte does not end the data: the iBeacon after the padding counts.
+        let leading = DeviceFrames.bytes("0000" + DeviceFrames.canonical)
+        #expect(try IBeaconDecoder.decodeAdvertisingData(leading).get().count == 1)
     }
 
     @Test func rejectionsSayWhy() {

@@ -5,9 +5,13 @@
  * gtk_main_quit behind the rest of that frame with a low-priority idle, exactly as Faro's
  * FARO_EXIT_AFTER_FIRST_FRAME hook does.
  *
+ * With --builder FILE the same window comes from a GtkBuilder definition (representative.ui: "window" parsed once,
+ * "row" once per row, as Faro's templates would be) instead of code, so that the launch benchmark shows what
+ * parsing templates costs beside the same window built in code.
+ *
  * Build: cc -O2 cwindow.c -o cwindow $(pkg-config --cflags --libs gtk+-3.0)
- * Run:   ./cwindow            (quits after the first frame)
- *        ./cwindow --stay     (stays open, for looking at it)
+ * Run:   ./cwindow [--builder FILE]          (quits after the first frame)
+ *        ./cwindow [--builder FILE] --stay   (stays open, for looking at it)
  */
 #include <gtk/gtk.h>
 #include <string.h>
@@ -93,9 +97,57 @@ static GtkWidget *make_row(int i) {
     return row;
 }
 
+/* One row from the "row" object of a GtkBuilder file, filled like make_row's. */
+static GtkWidget *make_row_from(const char *file, int i) {
+    gchar *ids[] = {"row", NULL};
+    GtkBuilder *builder = gtk_builder_new();
+    GError *error = NULL;
+    if (!gtk_builder_add_objects_from_file(builder, file, ids, &error)) g_error("%s: %s", file, error->message);
+    char *markup = g_markup_printf_escaped("<b>%s</b>", places[i].title);
+    gtk_label_set_markup(GTK_LABEL(gtk_builder_get_object(builder, "title")), markup);
+    g_free(markup);
+    gtk_label_set_text(GTK_LABEL(gtk_builder_get_object(builder, "subtitle")), places[i].client);
+    gtk_label_set_text(GTK_LABEL(gtk_builder_get_object(builder, "distance")), places[i].distance);
+    gtk_label_set_text(GTK_LABEL(gtk_builder_get_object(builder, "proximity")), places[i].proximity);
+    g_signal_connect(gtk_builder_get_object(builder, "spark"), "draw", G_CALLBACK(draw_sparkline), GINT_TO_POINTER(i));
+    GtkWidget *row = GTK_WIDGET(g_object_ref(gtk_builder_get_object(builder, "row")));
+    g_object_unref(builder);
+    return row;
+}
+
+/* The window from the "window" object of a GtkBuilder file, with rows from its "row" object. */
+static GtkWidget *window_from(const char *file) {
+    gchar *ids[] = {"window", NULL};
+    GtkBuilder *builder = gtk_builder_new();
+    GError *error = NULL;
+    if (!gtk_builder_add_objects_from_file(builder, file, ids, &error)) g_error("%s: %s", file, error->message);
+    GtkWidget *window = GTK_WIDGET(gtk_builder_get_object(builder, "window"));
+    GtkWidget *list = GTK_WIDGET(gtk_builder_get_object(builder, "list"));
+    for (int i = 0; i < (int)(sizeof places / sizeof places[0]); i++) {
+        GtkWidget *row = make_row_from(file, i);
+        gtk_container_add(GTK_CONTAINER(list), row);
+        g_object_unref(row);
+    }
+    g_object_unref(builder);
+    return window;
+}
+
 int main(int argc, char **argv) {
-    gboolean stay = argc > 1 && strcmp(argv[1], "--stay") == 0;
+    gboolean stay = FALSE;
+    const char *builder_file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--stay") == 0) stay = TRUE;
+        else if (strcmp(argv[i], "--builder") == 0 && i + 1 < argc) builder_file = argv[++i];
+    }
     gtk_init(&argc, &argv);
+    if (builder_file) {
+        GtkWidget *window = window_from(builder_file);
+        g_signal_connect(window, "destroy", G_CALLBACK(gtk_main_quit), NULL);
+        if (!stay) g_signal_connect(window, "draw", G_CALLBACK(first_draw), NULL);
+        gtk_widget_show_all(window);
+        gtk_main();
+        return 0;
+    }
 
     GtkWidget *window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
     gtk_window_set_title(GTK_WINDOW(window), "Faro (C reference)");

@@ -112,15 +112,7 @@ public struct BlueZDeviceTracker: Sendable {
             }
         }
         if let data = p.manufacturerData {
-            if let payload = data[IBeaconDecoder.appleCompanyID],
-                case .success(let beacon) = IBeaconDecoder.decode(
-                    companyID: IBeaconDecoder.appleCompanyID,
-                    payload: payload)
-            {
-                device.beacon = beacon
-            } else {
-                device.beacon = nil
-            }
+            device.beacon = data[IBeaconDecoder.appleCompanyID].flatMap(BlueZDeviceTracker.iBeacon(applePayload:))
         }
         devices[path] = device
         if garbled { rejectedCount += 1 }
@@ -128,6 +120,15 @@ public struct BlueZDeviceTracker: Sendable {
             let address = device.address
         else { return nil }
         return BeaconSighting(beacon: beacon, address: address, rssi: rssi, time: time)
+    }
+
+    /// The iBeacon in Apple's `ManufacturerData` entry (BlueZ strips the company id into the key), decoded by the
+    /// production path as manufacturer data with the little-endian company id put back in front.
+    static func iBeacon(applePayload payload: [UInt8]) -> IBeacon? {
+        var beacon: IBeacon?
+        let msd = [0x4C, 0x00] + payload
+        _ = msd.withUnsafeBytes { AdvertisementDecoder.forEachSighting(in: $0, kind: .msd) { beacon = $0.beacon } }
+        return beacon
     }
 
     /// RSSI values a radio can report (−127…+20 dBm); 0 and values outside are what broken stacks send.

@@ -130,17 +130,19 @@ public final class HCISource: AdvertisementSource {
         return true
     }
 
-    /// Decodes one HCI event as read from the socket into sightings; returns why it was not an advertising report
-    /// event (nil when it was, even if no report held an iBeacon). Allocation-free apart from `deliver`.
+    /// Decodes one HCI event as read from the socket into sightings, through the production decode path
+    /// (`AdvertisementDecoder.forEachSighting`); returns why it was not a well-formed advertising report event (nil
+    /// when it was, even if no report held an iBeacon). Allocation-free apart from `deliver`.
     public static func sightings(
         inEvent bytes: UnsafeRawBufferPointer, at time: Double,
         _ deliver: (BeaconSighting) -> Void
     ) -> HCIEventRejection? {
-        HCIEventParser.forEachReport(in: bytes) { _, _, address, rssi, data, _ in
-            _ = IBeaconDecoder.forEachIBeacon(inAdvertisingData: data) { beacon in
-                deliver(BeaconSighting(beacon: beacon, address: address, rssi: rssi ?? 127, time: time))
-            }
+        let any = AdvertisementDecoder.forEachSighting(in: bytes, kind: .hci) { s in
+            // An HCI report always carries an address; nil here would be a decoder bug, and then nothing is sent.
+            guard let address = s.address else { return }
+            deliver(BeaconSighting(beacon: s.beacon, address: address, rssi: s.rssi ?? 127, time: time))
         }
+        return any ? nil : HCIEventParser.check(bytes)
     }
 }
 

@@ -43,14 +43,15 @@ public final class ReplaySource: AdvertisementSource {
         while position < records.count, records[position].time + offset <= time {
             let record = records[position]
             position += 1
-            guard case .success(let sightings) = AdvertisementDecoder.decode(record.data, kind: record.kind) else {
-                continue
-            }
-            for s in sightings {
-                deliver(
-                    BeaconSighting(
-                        beacon: s.beacon, address: s.address ?? record.address,
-                        rssi: s.rssi ?? record.rssi, time: record.time + offset))
+            let time = record.time + offset
+            _ = record.data.withUnsafeBytes {
+                // Records without an iBeacon are skipped: their reason is not asked for.
+                AdvertisementDecoder.forEachSighting(in: $0, kind: record.kind) { s in
+                    deliver(
+                        BeaconSighting(
+                            beacon: s.beacon, address: s.address ?? record.address, rssi: s.rssi ?? record.rssi,
+                            time: time))
+                }
             }
         }
     }

@@ -20,6 +20,13 @@ public struct Sighting: Hashable, Sendable {
     public var beacon: IBeacon
     public var address: BluetoothAddress?
     public var rssi: Int8?
+
+    @inlinable
+    public init(beacon: IBeacon, address: BluetoothAddress?, rssi: Int8?) {
+        self.beacon = beacon
+        self.address = address
+        self.rssi = rssi
+    }
 }
 
 /// Why bytes of a given kind held no iBeacon.
@@ -41,37 +48,84 @@ public enum DecodeFailure: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Decodes any advertisement kind into sightings.
+/// The one production decode path: every source (raw HCI, BlueZ, replay and the demo), `BeaconPipeline`,
+/// `faro decode` and `faro bench decode` read advertisements through `forEachSighting`, so what is measured and
+/// tested is what the scanners run.
+///
+/// What it accepts is `IBeaconDecoder`'s rules (AD structures, manufacturer data) and `HCIEventParser`'s (events);
+/// the C reference of `make bench` (`bench/c/ibeacon_decode.c`) accepts exactly the same advertisements.
 public enum AdvertisementDecoder {
-    /// Every iBeacon in `bytes` of the given kind, or why there is none.
-    public static func decode(_ bytes: [UInt8], kind: AdvertisementKind) -> Result<[Sighting], DecodeFailure> {
+    /// Calls `found` for every iBeacon in one advertisement of the given kind, in the order they appear; returns
+    /// whether there was at least one. Allocates nothing; `bytes` is only read inside its bounds. It names no
+    /// reason for advertisements without an iBeacon (most of what a radio hears: other devices), which the sources
+    /// drop; `rejection(of:kind:)` says why, for those that ask.
+    ///
+    /// - `.ad`: every manufacturer-data structure of the raw AD structures (see `IBeaconDecoder.walk`).
+    /// - `.msd`: one manufacturer-specific data block starting with the company id (BlueZ's `ManufacturerData`
+    ///   entry with its key put in front).
+    /// - `.hci`: every report of an LE Advertising Report event, each with its address and RSSI (nil where the
+    ///   controller said 127, "not available"). An event that is not an advertising report, or whose lengths
+    ///   overrun it, delivers nothing, even where earlier reports held iBeacons: nothing of a broken event is used.
+    ///
+    /// Always inlined: the caller's `found` is then compiled into the walk.
+    @inlinable @inline(__always)
+    public static func forEachSighting(
+        in bytes: UnsafeRawBufferPointer, kind: AdvertisementKind, _ found: (Sighting) -> Void
+    ) -> Bool {
         switch kind {
         case .ad:
-            return IBeaconDecoder.decodeAdvertisingData(bytes)
-                .map { $0.map { Sighting(beacon: $0, address: nil, rssi: nil) } }
-                .mapError { .beacon($0) }
+            return IBeaconDecoder.walk(bytes) { found(Sighting(beacon: $0, address: nil, rssi: nil)) }
         case .msd:
-            return IBeaconDecoder.decodeManufacturerData(bytes)
-                .map { [Sighting(beacon: $0, address: nil, rssi: nil)] }
-                .mapError { .beacon($0) }
+            guard case .success(let beacon) = IBeaconDecoder.decodeManufacturerData(bytes) else { return false }
+            found(Sighting(beacon: beacon, address: nil, rssi: nil))
+            return true
         case .hci:
-            var sightings: [Sighting] = []
-            var firstRejection: IBeaconRejection?
-            var reports = 0
-            let why = bytes.withUnsafeBytes { p in
-                HCIEventParser.forEachReport(in: p) { _, _, address, rssi, data, _ in
-                    reports += 1
-                    let rejection = IBeaconDecoder.forEachIBeacon(inAdvertisingData: data) {
-                        sightings.append(Sighting(beacon: $0, address: address, rssi: rssi))
-                    }
-                    if let rejection, firstRejection == nil { firstRejection = rejection }
+            // A broken event delivers nothing, so the whole event is checked before any report is decoded.
+            if HCIEventParser.check(bytes) != nil { return false }
+            var delivered = false
+            _ = HCIEventParser.forEachReport(in: bytes) { _, _, address, rssi, data, _ in
+                if IBeaconDecoder.walk(data, { found(Sighting(beacon: $0, address: address, rssi: rssi)) }) {
+                    delivered = true
                 }
             }
-            if let why { return .failure(.hci(why)) }
-            if sightings.isEmpty {
-                return .failure(.noIBeaconInReports(count: reports, first: firstRejection ?? .empty))
+            return delivered
+        }
+    }
+
+    /// Why `forEachSighting` finds no iBeacon in `bytes` of the given kind, or nil when it finds one: the most
+    /// telling reason, naming the byte that decided it (off the hot path: `faro decode`, tests, counters).
+    public static func rejection(of bytes: UnsafeRawBufferPointer, kind: AdvertisementKind) -> DecodeFailure? {
+        switch kind {
+        case .ad:
+            return IBeaconDecoder.forEachIBeacon(inAdvertisingData: bytes) { _ in }.map { .beacon($0) }
+        case .msd:
+            if case .failure(let why) = IBeaconDecoder.decodeManufacturerData(bytes) { return .beacon(why) }
+            return nil
+        case .hci:
+            if let why = HCIEventParser.check(bytes) { return .hci(why) }
+            var reports = 0
+            var first: IBeaconRejection?
+            var delivered = false
+            _ = HCIEventParser.forEachReport(in: bytes) { _, _, _, _, data, _ in
+                reports += 1
+                if let why = IBeaconDecoder.forEachIBeacon(inAdvertisingData: data, { _ in }) {
+                    if first == nil { first = why }
+                } else {
+                    delivered = true
+                }
             }
-            return .success(sightings)
+            return delivered ? nil : .noIBeaconInReports(count: reports, first: first ?? .empty)
+        }
+    }
+
+    /// Every iBeacon in `bytes` of the given kind, or why there is none: `forEachSighting` collected into an array,
+    /// and `rejection(of:kind:)` when it finds nothing, for callers outside hot loops (`faro decode`, tests).
+    public static func decode(_ bytes: [UInt8], kind: AdvertisementKind) -> Result<[Sighting], DecodeFailure> {
+        var sightings: [Sighting] = []
+        return bytes.withUnsafeBytes { p in
+            if forEachSighting(in: p, kind: kind, { sightings.append($0) }) { return .success(sightings) }
+            // `rejection` is nil only where a beacon was found, which `forEachSighting` just said there is not.
+            return .failure(rejection(of: p, kind: kind) ?? .beacon(.empty))
         }
     }
 }

@@ -22,6 +22,7 @@ public enum HCIEventRejection: Error, Equatable, Sendable, CustomStringConvertib
     case notAdvertisingReport(subevent: UInt8)
     case badReportCount(Int)
     case truncatedReport(index: Int)
+    /// A report's Length_Data is more than the event has room for (`limit` data bytes left for it).
     case dataTooLong(index: Int, length: Int, limit: Int)
 
     public var description: String {
@@ -34,7 +35,8 @@ public enum HCIEventRejection: Error, Equatable, Sendable, CustomStringConvertib
             return "LE subevent 0x\(Hex.encode([s])) is not an advertising report (0x02 or 0x0d)"
         case .badReportCount(let n): return "report count \(n) is out of range (1–25)"
         case .truncatedReport(let i): return "report \(i + 1) is cut off"
-        case .dataTooLong(let i, let n, let limit): return "report \(i + 1) claims \(n) data bytes (limit \(limit))"
+        case .dataTooLong(let i, let n, let limit):
+            return "report \(i + 1) claims \(n) data bytes but the event has room for \(limit)"
         }
     }
 }
@@ -43,15 +45,22 @@ public enum HCIEventRejection: Error, Equatable, Sendable, CustomStringConvertib
 ///
 /// Choices: the `04` packet indicator is optional (a raw socket read has it, btmon/hcidump dumps often do not);
 /// bytes after the declared parameter length are ignored (some capture tools pad), fewer are an error. Reports
-/// inside one event are read one after another, the layout BlueZ's own tools read; legacy reports carry at most 31
-/// data bytes, extended ones at most 229 (what fits one event).
+/// inside one event are read one after another, the layout BlueZ's own tools read.
+///
+/// Lenient: a legacy report's Length_Data may exceed the 31 bytes of one advertisement, up to what the event
+/// holds. Controllers and capture tools that merge the scan response into the advertising report hand over both
+/// concatenated in one report (up to 62 bytes, often with the advertisement's zero padding in between); the data
+/// is read as one run of AD structures. A length that overruns the event is still refused (`dataTooLong`), and so
+/// is a report whose header is cut off (`truncatedReport`). Extended reports carry at most 229 bytes, which is
+/// also exactly what fits one event.
 public enum HCIEventParser {
     public static let leMetaEvent: UInt8 = 0x3E
     public static let legacyReport: UInt8 = 0x02
     public static let extendedReport: UInt8 = 0x0D
 
     /// Calls `body` for every report in the event, with the report's AD bytes as a view into `p`. Allocates nothing.
-    @inlinable
+    /// Always inlined, so that `body` (the decoder's per-report work) is compiled into the walk.
+    @inlinable @inline(__always)
     public static func forEachReport(
         in p: UnsafeRawBufferPointer,
         _ body: (
@@ -86,20 +95,22 @@ public enum HCIEventParser {
                 let address = BluetoothAddress(littleEndian: p, at: r + 3)
                 let rawRSSI = Int8(bitPattern: p[r + 13])
                 let length = Int(p[r + 23])
-                guard length <= 229 else { return .dataTooLong(index: index, length: length, limit: 229) }
-                guard r + 24 + length <= end else { return .truncatedReport(index: index) }
+                let room = end - (r + 24)
+                guard length <= room else { return .dataTooLong(index: index, length: length, limit: room) }
                 let data = UnsafeRawBufferPointer(rebasing: p[(r + 24)..<(r + 24 + length)])
                 body(eventType, addressType, address, rawRSSI == 127 ? nil : rawRSSI, data, true)
                 r += 24 + length
             } else {
-                // type addrType addr(6) len data rssi
-                guard r + 9 <= end else { return .truncatedReport(index: index) }
+                // type addrType addr(6) len data rssi: 10 bytes besides the data
+                guard r + 10 <= end else { return .truncatedReport(index: index) }
                 let eventType = UInt16(p[r])
                 let addressType = p[r + 1]
                 let address = BluetoothAddress(littleEndian: p, at: r + 2)
                 let length = Int(p[r + 8])
-                guard length <= 31 else { return .dataTooLong(index: index, length: length, limit: 31) }
-                guard r + 9 + length + 1 <= end else { return .truncatedReport(index: index) }
+                // Room for data: what is left of the event after this header, less the RSSI byte that follows it.
+                // Concatenated advertising and scan response data (more than 31 bytes) is accepted up to there.
+                let room = end - (r + 10)
+                guard length <= room else { return .dataTooLong(index: index, length: length, limit: room) }
                 let data = UnsafeRawBufferPointer(rebasing: p[(r + 9)..<(r + 9 + length)])
                 let rawRSSI = Int8(bitPattern: p[r + 9 + length])
                 body(eventType, addressType, address, rawRSSI == 127 ? nil : rawRSSI, data, false)
@@ -107,6 +118,13 @@ public enum HCIEventParser {
             }
         }
         return nil
+    }
+
+    /// Why the bytes are not a well-formed LE Advertising Report event, or nil when they are: the same checks as
+    /// `forEachReport`, delivering nothing.
+    @inlinable
+    public static func check(_ p: UnsafeRawBufferPointer) -> HCIEventRejection? {
+        forEachReport(in: p) { _, _, _, _, _, _ in }
     }
 
     /// All reports of one event, copied out.

@@ -50,17 +50,22 @@ public enum IBeaconRejection: Error, Equatable, Sendable, CustomStringConvertibl
 
 private func hex16(_ v: UInt16) -> String { Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }
 
-/// Decodes iBeacon frames from the forms a Linux scanner sees them in.
+/// Decodes iBeacon frames from the forms a Linux scanner sees them in. `AdvertisementDecoder.forEachSighting` is
+/// the entry point the sources use; this type holds the rules.
 ///
 /// Choices, strict where the format is clear and lenient where real devices deviate:
 /// - Apple's company id must be `4C 00` (little-endian on air), the type `0x02` and the length byte exactly `0x15`.
 /// - Lenient: bytes after the measured-power byte are ignored. Several shipping beacons (seen from Govee, Jaalee
 ///   and Teltonika units) send a manufacturer-data structure one or more bytes longer than the 25 an iBeacon needs.
 /// - Lenient: advertising data longer than 31 bytes is accepted, because stacks that glue the scan response onto
-///   the advertisement hand over up to 62 bytes; every structure in it is read, so an iBeacon in either half counts.
+///   the advertisement hand over up to 62 bytes (and an HCI report can hold more); every structure in it is read,
+///   so an iBeacon in either half counts.
+/// - Lenient: a zero length byte is a one-byte, empty structure that is skipped, not the end of the data. The Core
+///   Specification calls zeros the "non-significant part" that ends the data, but real advertisements are padded
+///   with zeros in the middle: an advertisement zero-padded to 31 bytes with its scan response glued on after the
+///   padding (go-ble/ble#115, esphome/esphome#4162 and #4208), so stopping at the first zero loses the iBeacon.
 /// - Lenient: a truncated structure *after* a complete iBeacon does not void the iBeacon (the glued-on scan response
 ///   is the part that gets cut). A truncated structure that would hold the iBeacon is rejected.
-/// - A zero length byte ends the data (the Core Specification's "insignificant part", usually zero padding).
 /// - Flags (AD type 0x01) are not required: the iBeacon identity does not depend on them.
 /// - Every read is bounds-checked against the buffer; nothing is read past its end.
 public enum IBeaconDecoder {
@@ -103,73 +108,65 @@ public enum IBeaconDecoder {
 
     /// Walks raw AD structures and calls `found` for each iBeacon in them. Returns nil when at least one was found,
     /// otherwise the most telling reason none was. Allocates nothing.
+    ///
+    /// Finding the beacons is `walk` (the `.ad` case of `AdvertisementDecoder.forEachSighting`), which tracks no
+    /// reason; only data holding none is walked a second time, off the hot path, to name the reason (`rejection`).
+    /// Both walks accept exactly the same structures.
     @inlinable
     public static func forEachIBeacon(
         inAdvertisingData p: UnsafeRawBufferPointer, _ found: (IBeacon) -> Void
     ) -> IBeaconRejection? {
-        if p.isEmpty { return .empty }
-        var offset = 0
-        var foundAny = false
-        var reason = IBeaconRejection.noManufacturerData
-        while offset < p.count {
-            let length = Int(p[offset])
-            if length == 0 { break }
-            let available = p.count - offset - 1
-            if length > available {
-                // A cut-off structure after a complete iBeacon is tolerated (see the type's notes).
-                if !foundAny {
-                    return truncatedRejection(p, offset: offset, declared: length, available: available, than: reason)
-                }
-                break
-            }
-            if p[offset + 1] == 0xFF {
-                if let beacon = iBeaconStructure(p, offset: offset, length: length) {
-                    foundAny = true
-                    found(beacon)
-                } else {
-                    reason = deeperRejection(p, offset: offset, length: length, than: reason)
-                }
-            }
-            offset += 1 + length
-        }
-        return foundAny ? nil : reason
+        walk(p, found) ? nil : rejection(inAdvertisingData: p)
     }
 
-    /// The first iBeacon in raw AD structures, or why there is none. Allocation-free.
-    ///
-    /// Finding the beacon is `firstIBeaconIfAny`; only data without one is walked a second time, by
-    /// `forEachIBeacon`, to name the reason. The answers are exactly `forEachIBeacon`'s.
-    @inlinable
-    public static func firstIBeacon(inAdvertisingData p: UnsafeRawBufferPointer) -> Result<IBeacon, IBeaconRejection> {
-        if let beacon = firstIBeaconIfAny(inAdvertisingData: p) { return .success(beacon) }
-        return .failure(rejection(inAdvertisingData: p))
-    }
-
-    /// The first iBeacon in raw AD structures, nil when there is none: the hot path of scanning, for callers that
-    /// drop other advertisements without asking why. Allocation-free, and it tracks no rejection reason.
-    ///
-    /// The same walk and acceptance as `forEachIBeacon`, stopping at the first iBeacon (what follows it cannot change
-    /// the answer): a zero length byte ends the data, and a structure longer than the bytes left ends it with no
-    /// beacon.
-    @inlinable
-    public static func firstIBeaconIfAny(inAdvertisingData p: UnsafeRawBufferPointer) -> IBeacon? {
+    /// Calls `found` for each iBeacon in raw AD structures; true when there was at least one. The scanning hot path:
+    /// the rules of the type's notes, and no rejection reason kept.
+    @inlinable @inline(__always)
+    public static func walk(_ p: UnsafeRawBufferPointer, _ found: (IBeacon) -> Void) -> Bool {
         let count = p.count
         var offset = 0
+        var foundAny = false
         while offset < count {
             let length = Int(p[offset])
-            if length == 0 || length > count &- offset &- 1 { return nil }
+            // Zero padding: an empty structure, skipped (see the type's notes).
+            if length == 0 {
+                offset &+= 1
+                continue
+            }
+            // A structure longer than the bytes left ends the data; what came before it counts.
+            if length > count &- offset &- 1 { break }
             if p[offset &+ 1] == 0xFF, let beacon = iBeaconStructure(p, offset: offset, length: length) {
-                return beacon
+                foundAny = true
+                found(beacon)
             }
             offset &+= 1 &+ length
         }
-        return nil
+        return foundAny
     }
 
-    /// Why data holding no iBeacon is rejected: `forEachIBeacon`'s answer (off the hot path, so not inlined).
+    /// Why raw AD structures that hold no iBeacon are rejected: the most telling reason of the walk (off the hot
+    /// path, so not inlined). Only meaningful for data in which `walk` finds none.
     @usableFromInline @inline(never)
     static func rejection(inAdvertisingData p: UnsafeRawBufferPointer) -> IBeaconRejection {
-        forEachIBeacon(inAdvertisingData: p) { _ in } ?? .noManufacturerData
+        if p.isEmpty { return .empty }
+        var offset = 0
+        var reason = IBeaconRejection.noManufacturerData
+        while offset < p.count {
+            let length = Int(p[offset])
+            if length == 0 {
+                offset += 1
+                continue
+            }
+            let available = p.count - offset - 1
+            if length > available {
+                return truncatedRejection(p, offset: offset, declared: length, available: available, than: reason)
+            }
+            if p[offset + 1] == 0xFF {
+                reason = deeperRejection(p, offset: offset, length: length, than: reason)
+            }
+            offset += 1 + length
+        }
+        return reason
     }
 
     /// The iBeacon in the manufacturer-data structure whose length byte is at `offset` (`length` bytes follow it,

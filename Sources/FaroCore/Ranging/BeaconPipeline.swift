@@ -37,9 +37,10 @@ public struct BeaconPipeline<Filter: RSSIFilter> {
         advertisingData data: UnsafeRawBufferPointer, address: BluetoothAddress, rssi: Int8, at time: Double,
         events: (RegionEvent) -> Void
     ) -> IBeaconRejection? {
-        IBeaconDecoder.forEachIBeacon(inAdvertisingData: data) { beacon in
-            accept(beacon, address: address, rssi: rssi, at: time, events: events)
+        let any = AdvertisementDecoder.forEachSighting(in: data, kind: .ad) { s in
+            accept(s.beacon, address: address, rssi: rssi, at: time, events: events)
         }
+        return any ? nil : IBeaconDecoder.rejection(inAdvertisingData: data)
     }
 
     /// Feeds an iBeacon that a source already decoded (BlueZ hands over manufacturer data by company id).
@@ -54,16 +55,13 @@ public struct BeaconPipeline<Filter: RSSIFilter> {
 
     /// Feeds an advertisement of any kind (a replay line); HCI events bring their own address and RSSI.
     public mutating func ingest(_ record: ReplayRecord, events: (RegionEvent) -> Void) -> DecodeFailure? {
-        switch AdvertisementDecoder.decode(record.data, kind: record.kind) {
-        case .failure(let why):
-            return why
-        case .success(let sightings):
-            for s in sightings {
+        record.data.withUnsafeBytes { p in
+            let any = AdvertisementDecoder.forEachSighting(in: p, kind: record.kind) { s in
                 accept(
                     s.beacon, address: s.address ?? record.address, rssi: s.rssi ?? record.rssi, at: record.time,
                     events: events)
             }
-            return nil
+            return any ? nil : AdvertisementDecoder.rejection(of: p, kind: record.kind)
         }
     }
 

@@ -35,6 +35,7 @@ public final class FaroApplication {
                 machineClock: environment.machineClock, wallClock: environment.wallClock,
                 timeZone: environment.timeZone, localize: I18n.localizer, session: environment.session))
         app = gtk_application_new(FaroApplication.appID, G_APPLICATION_DEFAULT_FLAGS)
+        DisplaySetup.prepare(app)
         monitoring.onUpdate = { [weak self] update in self?.update(update) }
         Signal.connect(app, "startup") { [weak self] in self?.startup() }
         Signal.connect(app, "activate") { [weak self] in self?.activate() }

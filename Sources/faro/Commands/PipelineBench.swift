@@ -2,8 +2,8 @@ import FaroApp
 import FaroCore
 import Glibc
 
-/// `faro bench pipeline`: advertisements through exactly the path the window takes. Each is decoded as the
-/// radios decode theirs, handed to a `BeaconSessionRunner` (its own thread, as in the window) and ranged there; once
+/// `faro bench pipeline`: advertisements through exactly the path the window takes. Each is decoded by the
+/// production decoder (`AdvertisementDecoder.forEachSighting`, what every source calls), handed to a `BeaconSessionRunner` (its own thread, as in the window) and ranged there; once
 /// per synthetic second the runner ticks and the window's `BeaconListStage` builds the 1,000-row list. The figure is
 /// advertisements per second of the whole process's CPU time (both threads).
 enum PipelineBench {
@@ -16,7 +16,8 @@ enum PipelineBench {
         frames.bytes.withUnsafeBytes { all in
             for b in 0..<min(placeCount, beacons) {
                 let advert = UnsafeRawBufferPointer(rebasing: all[(b * 30)..<(b * 30 + 30)])
-                _ = IBeaconDecoder.forEachIBeacon(inAdvertisingData: advert) { beacon in
+                _ = AdvertisementDecoder.forEachSighting(in: advert, kind: .ad) { sighting in
+                    let beacon = sighting.beacon
                     places[beacon.identity] = CatalogPlace(
                         identity: beacon.identity, cliente: "Lugar \(b)", titulo: "Sitio \(b)",
                         url: "https://example.com/\(b)")
@@ -91,8 +92,8 @@ enum PipelineBench {
                 let time = Double(i) / Double(perSecond)
                 let address = BluetoothAddress(value: UInt64(b))
                 let rssi = rssis[i & 4095]
-                _ = IBeaconDecoder.forEachIBeacon(inAdvertisingData: advert) { beacon in
-                    runner.observe(BeaconSighting(beacon: beacon, address: address, rssi: rssi, time: time))
+                _ = AdvertisementDecoder.forEachSighting(in: advert, kind: .ad) { sighting in
+                    runner.observe(BeaconSighting(beacon: sighting.beacon, address: address, rssi: rssi, time: time))
                 }
                 if (i + 1) % perSecond == 0 {
                     runner.tickNow()
