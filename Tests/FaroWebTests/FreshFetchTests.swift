@@ -81,7 +81,7 @@ struct FreshFetchTests {
 
     @Test func httpErrorsAndBadURLsAreClearErrors() throws {
         let backend = try TestBackend()
-        #expect(throws: FetchError.httpStatus(404, url: backend.base + "/sitios/no-existe/")) {
+        #expect(throws: FetchError.httpStatus(404, url: RedactedURL(backend.base + "/sitios/no-existe/"))) {
             try FreshFetcher().fetch(backend.base + "/sitios/no-existe/")
         }
         #expect(throws: FetchError.invalidURL("file:///etc/passwd")) { try FreshFetcher().fetch("file:///etc/passwd") }
