@@ -4,7 +4,7 @@ import Foundation
 /// The command line of `faro-backend` (PRODUCT.md §13) plus its fault-injection flags.
 struct BackendOptions {
     static let usage = """
-        Usage: faro-backend [--port N] [--database FILE] [--data DIR] [--app-key KEY]
+        Usage: faro-backend [--port N] [--database FILE] [--data DIR] [--app-key KEY] [--debug]
                             [--fail-rate F] [--fail-status 500,503] [--latency-ms MIN[:MAX]] [--drop-rate F]
                             [--refuse-for SECONDS] [--refuse-every SECONDS] [--seed N]
 
@@ -16,6 +16,9 @@ struct BackendOptions {
           --database FILE     SQLite file for the tables (default: in memory, gone at exit).
           --data DIR          Faro's data folder (default: $FARO_DATA_DIR, or the data/ folder of the source tree).
           --app-key KEY       require the header ZUMO-API-KEY: KEY on /tables (401 otherwise).
+          --debug             serve /debug/…, for tests: the microsite request log (it holds cookies and device
+                              ids: never on a shared machine), redirects, and the count of accepted inserts (201)
+                              per row id. Without it /debug/… answers 404 and nothing is logged.
         Faults (on /tables requests only):
           --fail-rate F       answer this fraction of requests with 500 or 503 without doing anything.
           --fail-status LIST  the statuses --fail-rate picks from (default 500,503).
@@ -23,7 +26,8 @@ struct BackendOptions {
           --drop-rate F       cut this fraction of insert (POST) connections in the middle of the response,
                               after the insert took effect (the client cannot tell whether it happened).
           --refuse-for S      stop listening for S seconds, starting right after the start-up line…
-          --refuse-every P    …and again every P seconds.
+          --refuse-every P    …and again every P seconds. Each change prints a line: 'refusing connections'
+                              and 'listening again on http://127.0.0.1:PORT'.
           --seed N            seed of the fault dice (default: random).
         """
 
@@ -38,6 +42,7 @@ struct BackendOptions {
     var refuseFor = 0.0
     var refuseEvery = 0.0
     var seed: UInt64?
+    var debug = false
 
     /// A command-line mistake: printed with the usage, exit status 2.
     struct UsageError: Error, CustomStringConvertible {
@@ -74,6 +79,7 @@ struct BackendOptions {
             case "--database": database = try value(word)
             case "--data": dataDirectory = try value(word)
             case "--app-key": appKey = try value(word)
+            case "--debug": debug = true
             case "--fail-rate": failRate = try fraction(word)
             case "--drop-rate": dropRate = try fraction(word)
             case "--fail-status":
