@@ -47,7 +47,7 @@ public struct PageSaver: Sendable {
         var page = try fetcher.fetch(requested, cancellation: cancellation)
         page.body = DeviceIDScrubber.scrub(page.body, knownID: deviceID)
         guard page.body.count <= archiveLimit else {
-            throw .archiveTooLarge(bytes: page.body.count, limit: archiveLimit)
+            throw .archiveTooLarge(limit: archiveLimit)
         }
         let pageURL = DeviceIDURL.stripping(from: page.finalURL)
         let tree = HTMLParser.parse(page.body, charset: page.charset, url: pageURL)
@@ -82,7 +82,7 @@ public struct PageSaver: Sendable {
         }
         if cancellation?.isCancelled == true { throw .cancelled }
         for case .failure(.resourcesTooLarge) in fetched.values {
-            throw .archiveTooLarge(bytes: archiveLimit + 1, limit: archiveLimit)
+            throw .archiveTooLarge(limit: archiveLimit)
         }
 
         var stored: [MHTWriter.Resource] = []
@@ -106,7 +106,7 @@ public struct PageSaver: Sendable {
             MHTWriter.Page(
                 url: pageURL, title: title, html: page.body, charset: page.charset,
                 savedAt: now, resources: stored))
-        guard bytes.count <= archiveLimit else { throw .archiveTooLarge(bytes: bytes.count, limit: archiveLimit) }
+        guard bytes.count <= archiveLimit else { throw .archiveTooLarge(limit: archiveLimit) }
         return SavedPage(
             url: pageURL, title: title, savedAt: now, archive: bytes, resourceCount: stored.count, missing: missing)
     }

@@ -31,7 +31,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libcurl cannot enforce a protection Faro needs, so nothing was fetched.
     case unprotected(String)
     /// The saved copy would be larger than the largest archive Faro opens.
-    case archiveTooLarge(bytes: Int, limit: Int)
+    case archiveTooLarge(limit: Int)
     /// Could not connect, resolve, or read: libcurl's own message.
     case network(String)
 
@@ -58,9 +58,9 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the site's certificate is not trusted (\(detail)); the page was not loaded"
         case .tls(let detail): return "the secure connection to the site failed: \(detail)"
         case .unprotected(let detail): return "Faro cannot load pages safely here: \(detail)"
-        case .archiveTooLarge(let bytes, let limit):
-            return "the page with its images would take \(FetchError.megabytes(bytes)), and Faro keeps saved pages "
-                + "up to \(FetchError.megabytes(limit)); it was not saved"
+        case .archiveTooLarge(let limit):
+            return "the page with its images is larger than \(FetchError.megabytes(limit)), the largest saved page "
+                + "Faro keeps (and opens again); it was not saved"
         case .network(let message): return "could not load the page: \(message)"
         }
     }
@@ -95,7 +95,8 @@ public struct FetchOptions: Sendable, Equatable {
         self.userAgent = userAgent
     }
 
-    public static let standard = FetchOptions()
+    /// The defaults (read anew each time: the trust follows the environment).
+    public static var standard: FetchOptions { FetchOptions() }
 }
 
 /// A successful response: where it ended up after redirects, its status, media type and charset, and its bytes.
