@@ -19,7 +19,9 @@ final class DecodedImage: @unchecked Sendable {
 enum ImageRefusal: Error, Equatable, Sendable {
     /// Its declared size is over the pixel limit: it was never decoded (a decompression bomb declares 30000×30000 in
     /// a few kilobytes).
-    case tooManyPixels(width: Int32, height: Int32)
+    case declaredTooLarge(width: Int32, height: Int32)
+    /// A format whose loader ignored the size check decoded more pixels than the limit: dropped.
+    case decodedTooLarge(width: Int32, height: Int32)
     /// The page's images already use the memory the view allows for one page.
     case pageBudgetSpent
     /// GdkPixbuf cannot read it (not an image, damaged, an unknown format).
@@ -71,12 +73,14 @@ struct ImageDecoder: Sendable {
         }
         _ = gdk_pixbuf_loader_close(loader, &error)
         if let failure = error { g_error_free(failure) }
-        if watch.refused { return .failure(.tooManyPixels(width: watch.declaredWidth, height: watch.declaredHeight)) }
+        if watch.refused {
+            return .failure(.declaredTooLarge(width: watch.declaredWidth, height: watch.declaredHeight))
+        }
         guard let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else { return .failure(.undecodable) }
         let width = gdk_pixbuf_get_width(decoded)
         let height = gdk_pixbuf_get_height(decoded)
         guard width > 0, height > 0, Int(width) * Int(height) <= maxPixels else {
-            return .failure(.tooManyPixels(width: width, height: height))
+            return .failure(.decodedTooLarge(width: width, height: height))
         }
         if width > maxWidth {
             // The format's loader could not decode at the smaller size: scale what it decoded.

@@ -196,9 +196,12 @@ final class SitePage {
         if feedback.isRated(place.url) { gtk_widget_hide(rateButton) } else { gtk_widget_show(rateButton) }
     }
 
-    /// The error line and the notice line as shown (for tests).
+    /// The error line, the notice line and the page's text as shown (for tests).
     var shownError: String { gtk_widget_get_visible(errorBox) != 0 ? labelText(errorLabel) : "" }
     var shownNotice: String { gtk_widget_get_visible(notice) != 0 ? labelText(notice) : "" }
+    var shownText: String { reader.text }
+    /// Whether a load (or its images) is still under way.
+    var isLoading: Bool { gtk_widget_get_visible(progress) != 0 || reader.pendingImages > 0 }
 
     private func labelText(_ label: UnsafeMutablePointer<GtkWidget>) -> String {
         gtk_label_get_text(cast(label)).map { String(cString: $0) } ?? ""
