@@ -134,15 +134,6 @@ enum FreshFetcherProbe {
     }
 }
 
-/// The `GET /debug/inserts` counts of a faro-backend run with `--debug`: table → row id → 201s.
-enum BackendInserts {
-    static func counts(_ base: String) throws -> [String: [String: Int]] {
-        let r = try ChildProcess.run("/usr/bin/curl", ["-s", base + "/debug/inserts"], timeout: 20)
-        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: [String: Int]]
-        return json ?? [:]
-    }
-}
-
 /// One HTTP exchange over a raw socket, for requests libcurl would never make: the head and body are sent (errors
 /// ignored, as a careless client would) while another thread reads the answer until the server closes or 20 s pass.
 enum RawHTTP {
