@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Drives the hostile-image benchmark (bench/web/images.sh): opens one place's microsite in the real window, as a
-user would (a click on its row, through AT-SPI), while Faro's main-loop stall probe (FARO_STALL_PROBE) records how
+user would ("View site" on its zone notification, played by python-dbusmock), while Faro's main-loop stall probe (FARO_STALL_PROBE) records how
 late the main loop runs, and samples the process's peak resident memory (VmHWM) until Faro quits.
 
-Usage: images.py OUT_PREFIX BUSINESS -- FARO ARGS...   (environment: FARO_STALL_PROBE, FARO_STALL_WARMUP, DISPLAY)
+Usage: images.py OUT_PREFIX -- FARO ARGS...   (environment: FARO_STALL_PROBE, FARO_STALL_WARMUP, DISPLAY)
 Prints: images_<OUT_PREFIX>_stall_max_ms=… …_stall_p99_ms=… …_stall_over_16ms=… …_peak_rss_kb=… …_opened=yes|no
 """
 import os
@@ -20,7 +20,18 @@ config.config.searchShowingOnly = True
 config.config.defaultDelay = 0.1
 config.config.searchBackoffDuration = 0.2
 config.config.searchCutoffCount = 50
-from dogtail import tree  # noqa: E402
+from dogtail import tree  # noqa: E402  (AT-SPI only reads the content view's text, to report that it opened)
+
+
+GDBUS = ["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+         "/org/freedesktop/Notifications", "--method"]
+
+
+def zone_notified():
+    """Whether Faro has raised its zone notification (python-dbusmock's notification server recorded a Notify)."""
+    r = subprocess.run(GDBUS + ["org.freedesktop.DBus.Mock.GetMethodCalls", "Notify"], capture_output=True,
+                       text=True, timeout=10)
+    return r.returncode == 0 and "You are near" in r.stdout
 
 
 def peak_kb(pid):
@@ -35,7 +46,7 @@ def peak_kb(pid):
 
 
 def main():
-    prefix, business = sys.argv[1], sys.argv[2]
+    prefix = sys.argv[1]
     command = sys.argv[sys.argv.index("--") + 1:]
     warmup = float(os.environ.get("FARO_STALL_WARMUP", "5"))
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
@@ -45,25 +56,22 @@ def main():
     clicked = False
     while process.poll() is None:
         peak = max(peak, peak_kb(process.pid) or 0)
-        if not clicked and time.time() - started > warmup + 0.5:
-            # The probe measures from the end of the warm-up: the click on the row lands inside the measurement.
-            try:
-                app = tree.root.application("faro")
-                listbox = app.child(roleName="list box", retry=False)
-                rows = [r for r in listbox.children if business in (r.name or "")]
-                if rows:
-                    rows[0].click()
-                    clicked = True
-            except Exception:  # noqa: BLE001 (the window is still coming up: try again)
-                pass
+        if not clicked and time.time() - started > warmup + 0.5 and zone_notified():
+            # The probe measures from the end of the warm-up: "View site" on the zone notification (what a user
+            # clicks when the place comes in range) opens the page inside the measurement.
+            subprocess.run(GDBUS + ["org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.Notifications",
+                                    "ActionInvoked", "us", "[<uint32 1>, <'view-site'>]"],
+                           capture_output=True, timeout=10)
+            clicked = True
         if clicked and opened == "no":
             try:
                 app = tree.root.application("faro")
-                views = app.findChildren(lambda n: n.roleName == "text" and n.showing, recursive=True)
+                window = app.child(roleName="frame", recursive=False)
+                views = window.findChildren(lambda n: n.roleName == "text" and n.showing)
                 if any("Oferta" in (v.text or "") for v in views):
                     opened = "yes"
-            except Exception:  # noqa: BLE001
-                pass
+            except Exception as error:  # noqa: BLE001
+                print(f"images.py: no content view yet ({error})", file=sys.stderr)
         time.sleep(0.1)
     output = process.stdout.read()
     line = next((l for l in output.splitlines() if l.startswith("stall_")), "")

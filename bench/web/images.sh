@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hostile images in the content view: the page with a 30000x30000 PNG (a ~110 KB decompression bomb) and 200 more
-# images, opened in the real window (a click on its row through AT-SPI) under Xvfb, beside a page with the same text
-# and no images, same run. Faro's main-loop stall probe (FARO_STALL_PROBE: a 2 ms timeout that records how late it
+# images, opened in the real window under Xvfb, beside a page with the same text
+# and no images, same run ("View site" on the place's zone notification, from python-dbusmock's notification
+# server, opens it). Faro's main-loop stall probe (FARO_STALL_PROBE: a 2 ms timeout that records how late it
 # comes) measures the main loop while the page opens; the driver (images.py) samples the peak resident memory
 # (VmHWM). Goals: no stall over 50 ms, peak memory under 150 MB. Before the image limits, this page froze the
 # window for 6.4 s and took 2.8 GB.
@@ -23,7 +24,7 @@ die() { echo "bench/web/images: $*" >&2; exit 1; }
 bench_locate_binaries web
 FARO_BIN="$(cd "$(dirname "$FARO_BIN")" && pwd)/$(basename "$FARO_BIN")"
 BACKEND_BIN="$(cd "$(dirname "$BACKEND_BIN")" && pwd)/$(basename "$BACKEND_BIN")"
-for tool in Xvfb dbus-run-session xdpyinfo; do command -v "$tool" >/dev/null || die "$tool not found"; done
+for tool in Xvfb dbus-run-session xdpyinfo gdbus; do command -v "$tool" >/dev/null || die "$tool not found"; done
 PY=/usr/bin/python3
 [ -x "$PY" ] || die "python3 not found"
 
@@ -48,8 +49,10 @@ OUT="$(cd "$OUT" && pwd)"
 TMP="$(mktemp -d)"
 XVFB_PID=""
 BACKEND_PID=""
+MOCK_PID=""
 cleanup() {
     [ -n "$BACKEND_PID" ] && kill "$BACKEND_PID" 2>/dev/null || true
+    [ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null || true
     [ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null || true
     rm -rf "$TMP"
 }
@@ -112,6 +115,12 @@ for page in plain bomb; do
     export XDG_CACHE_HOME="$TMP/$page/cache" XDG_RUNTIME_DIR="$TMP/$page/runtime"
     mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
     mkdir -m 700 "$XDG_RUNTIME_DIR"
+    # A fresh notification server (python-dbusmock) per run: "View site" on notification 1 opens the page.
+    "$PY" -m dbusmock --session --template notification_daemon \
+        -p '{"capabilities": "body actions icon-static persistence"}' >"$OUT/$page-notifications.log" 2>&1 &
+    MOCK_PID=$!
+    gdbus wait --session --timeout 20 org.freedesktop.Notifications || die "the notification mock did not start"
+    : >"$OUT/$page-backend.txt"
     "$BACKEND_BIN" --port 0 --data "$OUT/$page" >"$OUT/$page-backend.txt" 2>"$OUT/$page-backend.log" &
     BACKEND_PID=$!
     url=""
@@ -122,12 +131,19 @@ for page in plain bomb; do
     done
     [ -n "$url" ] || die "faro-backend did not start: $(cat "$OUT/$page-backend.log")"
     FARO_STALL_PROBE="$SECONDS_MEASURED" FARO_STALL_WARMUP="$WARMUP" \
-        "$PY" bench/web/images.py "$page" "Bombas" -- "$FARO_BIN" --source replay "$OUT/one-place.jsonl" \
+        "$PY" bench/web/images.py "$page" -- "$FARO_BIN" --source replay "$OUT/one-place.jsonl" \
         --backend "$url" --no-tray >>"$FARO_IMAGES_BENCH_RESULTS" 2>"$OUT/$page-faro.log" \
         || die "the $page run failed: $(tail -n 5 "$OUT/$page-faro.log")"
-    kill "$BACKEND_PID" 2>/dev/null || true
-    wait "$BACKEND_PID" 2>/dev/null || true
+    kill "$BACKEND_PID" "$MOCK_PID" 2>/dev/null || true
+    wait "$BACKEND_PID" "$MOCK_PID" 2>/dev/null || true
     BACKEND_PID=""
+    MOCK_PID=""
+    # The name is released once the mock is gone: the next run waits for its own.
+    for _ in $(seq 1 100); do
+        gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+            --method org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications 2>/dev/null | grep -q false && break
+        sleep 0.05
+    done
 done
 
 line="$(grep '^images_bomb_' "$FARO_IMAGES_BENCH_RESULTS" | tail -n 1)"
