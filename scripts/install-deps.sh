@@ -7,9 +7,10 @@ set -euo pipefail
 # Build: the C libraries behind the systemLibrary targets, and meson for installing.
 build=(pkg-config libgtk-3-dev libnotify-dev libbluetooth-dev libsqlite3-dev libcurl4-openssl-dev libxml2-dev
        libsoup-3.0-dev libglib2.0-dev libqrencode-dev libayatana-appindicator3-dev meson ninja-build gettext)
-# Tests: real peers and tools (private D-Bus + dbusmock, a headless X server, AT-SPI, validators) and the bench's venv.
+# Tests: real peers and tools (private D-Bus + dbusmock, a headless X server, AT-SPI, validators, openssl for the HTTPS
+# peer's certificates) and the bench's venv.
 test=(dbus dbus-x11 python3 python3-dbusmock python3-venv xvfb x11-utils at-spi2-core python3-dogtail imagemagick
-      desktop-file-utils appstream locales sqlite3 curl chromium libxml2-utils systemd)
+      desktop-file-utils appstream locales sqlite3 curl chromium libxml2-utils systemd openssl)
 
 wanted=("${build[@]}")
 case "${1:-all}" in
