@@ -49,7 +49,9 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
         ),
         .target(name: "FaroStore", dependencies: ["FaroCore", "CSQLite", "CShim"], path: "Sources/FaroStore"),
-        .target(name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "CCurl", "CShim"], path: "Sources/FaroNet"),
+        // Faro's one libcurl wrapper: every easy handle of FaroNet and FaroWeb is made here, with its protections.
+        .target(name: "FaroCurl", dependencies: ["CCurl", "CShim"], path: "Sources/FaroCurl"),
+        .target(name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "FaroCurl"], path: "Sources/FaroNet"),
         .executableTarget(
             name: "faro-backend",
             dependencies: ["FaroCore", "FaroStore", "FaroInstall", "FaroCommandLine", "CSoup", "CShim"],
@@ -68,7 +70,7 @@ let package = Package(
             name: "FaroBluetooth", dependencies: ["FaroCore", "FaroGLib", "CGio", "CBluez"], path: "Sources/FaroBluetooth"
         ),
         .target(
-            name: "FaroWeb", dependencies: ["FaroCore", "CShim", "CCurl", "CXML2", "CGio", "CQREncode"], path: "Sources/FaroWeb"
+            name: "FaroWeb", dependencies: ["FaroCore", "FaroCurl", "CXML2", "CGio", "CQREncode"], path: "Sources/FaroWeb"
         ),
         .executableTarget(
             name: "faro",
@@ -122,7 +124,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FaroWebTests",
-            dependencies: ["FaroWeb", "FaroCore", "FaroStore", "FaroUI", "CGtk", "FaroTestSupport", "faro", "faro-backend"],
+            dependencies: [
+                "FaroWeb", "FaroCurl", "FaroNet", "FaroCore", "FaroStore", "FaroUI", "CGtk", "FaroTestSupport", "faro",
+                "faro-backend",
+            ],
             path: "Tests/FaroWebTests"
         ),
         .testTarget(name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),

@@ -48,8 +48,9 @@ public protocol SiteServices: AnyObject {
     /// with the saved entry's id.
     func save(_ request: SaveRequest, completion: @escaping @MainActor @Sendable (Result<Int64, SiteError>) -> Void)
     func savedSites() -> [SavedSiteSummary]
-    /// Opens a saved page with no network access at all.
-    func openSaved(_ id: Int64) throws(SiteError) -> LoadedSite
+    /// Opens a saved page with no network access at all, off the main thread (reading a large archive and its
+    /// HTML must not freeze the window); `completion` runs on the main thread.
+    func openSaved(_ id: Int64, completion: @escaping @MainActor @Sendable (Result<LoadedSite, SiteError>) -> Void)
     func deleteSaved(_ id: Int64) throws(SiteError)
     func exportSaved(_ id: Int64, to path: String) throws(SiteError)
     /// The newest saved copy of `url`, to offer when a load fails.

@@ -71,6 +71,24 @@ public enum GObjectSignal {
             GLibClosure<Int32, Void>.retained(handler), releaseSignalClosure)
     }
 
+    /// The emitting object and two int arguments: a GdkPixbufLoader's "size-prepared" (width, height), which the
+    /// handler answers on the object itself.
+    @discardableResult
+    public static func connect(
+        _ instance: UnsafeMutableRawPointer?, _ name: String,
+        sizes handler: @escaping (UnsafeMutableRawPointer?, Int32, Int32) -> Void
+    ) -> UInt {
+        typealias Sizes = (UnsafeMutableRawPointer?, Int32, Int32)
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
+            object, first, second, data in
+            guard let data else { return }
+            GLibClosure<Sizes, Void>.call(data, (object, first, second))
+        }
+        return faro_g_signal_connect(
+            instance, name, unsafeBitCast(trampoline, to: GCallback.self), GLibClosure<Sizes, Void>.retained(handler),
+            releaseSignalClosure)
+    }
+
     /// Handlers that return a gboolean (TRUE = handled, stop the default): "delete-event", "key-press-event" with
     /// its event pointer.
     @discardableResult

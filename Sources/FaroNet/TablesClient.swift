@@ -14,7 +14,7 @@ public final class TablesClient {
         do {
             easy = try CurlEasy(connectTimeout: configuration.connectTimeout, totalTimeout: configuration.totalTimeout)
         } catch {
-            throw .transport("libcurl could not start")
+            throw .transport(error.description)
         }
     }
 

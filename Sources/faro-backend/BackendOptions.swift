@@ -8,7 +8,7 @@ struct BackendOptions {
     static let command = CommandHelp(
         name: "",
         synopsis: [
-            "faro-backend [--port N] [--database FILE] [--data DIR] [--app-key KEY] [--fail-rate F] "
+            "faro-backend [--port N] [--database FILE] [--data DIR] [--app-key KEY] [--debug] [--fail-rate F] "
                 + "[--fail-status 500,503] [--latency-ms MIN[:MAX]] [--drop-rate F] [--refuse-for SECONDS] "
                 + "[--refuse-every SECONDS] [--seed N]"
         ],
@@ -26,6 +26,11 @@ struct BackendOptions {
                 "--data DIR",
                 "Faro's data folder (default: $FARO_DATA_DIR, /usr/share/faro or the source tree's data/)."),
             OptionHelp("--app-key KEY", "Require the header ZUMO-API-KEY: KEY on /tables (401 otherwise)."),
+            OptionHelp(
+                "--debug",
+                "Serve /debug/..., for tests: the microsite request log (it holds cookies and device ids: never on a "
+                    + "shared machine), redirects, and the count of accepted inserts (201) per row id. Without it "
+                    + "/debug/... answers 404 and nothing is logged."),
             OptionHelp("--fail-rate F", "Answer this fraction of requests with 500 or 503 without doing anything."),
             OptionHelp("--fail-status LIST", "The statuses --fail-rate picks from (default 500,503)."),
             OptionHelp("--latency-ms A[:B]", "Delay every answer by A ms (or a random A to B ms)."),
@@ -34,7 +39,10 @@ struct BackendOptions {
                 "Cut this fraction of insert (POST) connections in the middle of the response, after the insert "
                     + "took effect (the client cannot tell whether it happened)."),
             OptionHelp("--refuse-for S", "Stop listening for S seconds, starting right after the start-up line..."),
-            OptionHelp("--refuse-every P", "...and again every P seconds."),
+            OptionHelp(
+                "--refuse-every P",
+                "...and again every P seconds. Each change prints a line: 'refusing connections' and 'listening "
+                    + "again on http://127.0.0.1:PORT'."),
             OptionHelp("--seed N", "Seed of the fault dice (default: random)."),
         ],
         examples: [
@@ -80,6 +88,7 @@ struct BackendOptions {
     var refuseFor = 0.0
     var refuseEvery = 0.0
     var seed: UInt64?
+    var debug = false
 
     init(_ words: [String]) throws(UsageError) {
         var args = Arguments(words)
@@ -101,6 +110,7 @@ struct BackendOptions {
         database = try args.option("--database") ?? database
         dataDirectory = try args.option("--data")
         appKey = try args.option("--app-key")
+        debug = args.flag("--debug")
         failRate = try args.number("--fail-rate", in: 0...1) ?? failRate
         dropRate = try args.number("--drop-rate", in: 0...1) ?? dropRate
         if let text = try args.option("--fail-status") {

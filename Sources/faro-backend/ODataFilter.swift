@@ -9,6 +9,9 @@ struct QueryError: Error, CustomStringConvertible {
 /// column and a literal (string `'…'` with `''` for a quote, number, `true`/`false`, `null`), combined with `and`,
 /// `or`, `not` and parentheses. Parsed into SQL with every literal bound as a parameter.
 struct ODataFilter {
+    /// How deeply `not`s and parentheses may nest (deeper filters are refused with 400, never parsed recursively).
+    static let maxDepth = 32
+
     /// The SQL condition, with `?` for each value in `parameters`.
     let sql: String
     let parameters: [SQLiteValue]
@@ -123,7 +126,7 @@ struct ODataFilter {
         }
 
         mutating func orExpression(depth: Int) throws(QueryError) -> String {
-            guard depth < 32 else { throw QueryError(description: "$filter: nested too deeply") }
+            guard depth < ODataFilter.maxDepth else { throw QueryError(description: "$filter: nested too deeply") }
             var parts = [try andExpression(depth: depth)]
             while keyword("or") { parts.append(try andExpression(depth: depth)) }
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " OR ") + ")"
@@ -135,7 +138,10 @@ struct ODataFilter {
             return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " AND ") + ")"
         }
 
+        /// Every way down the tree (`not`, parentheses) counts against the same depth limit, so no filter can nest
+        /// deeper than `maxDepth` whatever it is made of.
         mutating func unary(depth: Int) throws(QueryError) -> String {
+            guard depth < ODataFilter.maxDepth else { throw QueryError(description: "$filter: nested too deeply") }
             if keyword("not") { return "(NOT " + (try unary(depth: depth + 1)) + ")" }
             if index < tokens.count, tokens[index] == .open {
                 index += 1

@@ -30,19 +30,26 @@ struct HTTPRequest {
     var body: [UInt8]
 }
 
-/// The tables protocol routes (`/tables/...`) and the demo microsites (`/sitios/...`).
+/// The tables protocol routes (`/tables/...`), the demo microsites (`/sitios/...`) and, with `--debug`, the
+/// inspection routes (`/debug/...`).
 final class Routes {
+    /// The largest request body accepted: larger ones are refused with 413 (the HTTP server stops reading them).
     static let maxBodyBytes = 1 << 20
     let tables: TableStore
     let demo: DemoContent?
     let appKey: String?
+    let inspection: SiteInspection
     var baseURL = "http://127.0.0.1"
     private let clock: () -> Double
 
-    init(tables: TableStore, demo: DemoContent?, appKey: String?, clock: @escaping () -> Double) {
+    init(
+        tables: TableStore, demo: DemoContent?, appKey: String?, debug: Bool = false,
+        inspection: SiteInspection? = nil, clock: @escaping () -> Double
+    ) {
         self.tables = tables
         self.demo = demo
         self.appKey = appKey
+        self.inspection = inspection ?? SiteInspection.fromEnvironment(debug: debug)
         self.clock = clock
     }
 
@@ -51,8 +58,8 @@ final class Routes {
     func handle(_ request: HTTPRequest) -> HTTPReply {
         switch request.segments.first {
         case "tables": return handleTables(request)
-        case "sitios": return SiteInspection.shared.site(request) { handleSite(request) }
-        case "debug": return SiteInspection.shared.debug(request)
+        case "sitios": return inspection.site(request) { handleSite(request) }
+        case "debug": return inspection.debug(request)
         case nil: return index()
         default: return .error(404, "Not found")
         }
@@ -130,6 +137,7 @@ final class Routes {
         }
         do {
             let row = try tables.insert(table: table, body: body, now: clock())
+            if let id = row["id"]?.stringValue { inspection.accepted(table: table, id: id) }
             return .json(201, row, headers: etag(row))
         } catch {
             if error.status == 409, let existing = error.existing {

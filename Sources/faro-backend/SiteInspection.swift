@@ -1,27 +1,42 @@
 import FaroCore
 import Foundation
 
-/// What tests and benchmarks need to see and shape on the microsite routes: every `/sitios/…` request is logged
-/// (method, path, query, and the Cache-Control, Pragma, Cookie and User-Agent it carried) and answered with a
-/// `Set-Cookie`, so a client that keeps cookies between loads is caught; `GET /debug/requests` returns the log as
-/// JSON (`DELETE /debug/requests` empties it); `GET /debug/redirect?to=URL` answers 302 to URL (with a cookie), `?loop=N` redirects forever;
-/// and `FARO_BACKEND_SITE_LATENCY_MS` delays every microsite answer (the "slow server" of the benchmarks).
+/// What tests and benchmarks need to see and shape, served under `/debug/…` only when faro-backend runs with
+/// `--debug` (the log holds cookies and device ids; without the flag nothing is logged and `/debug/…` is 404):
+///
+/// - every `/sitios/…` request is logged (method, path, query, and the Cache-Control, Pragma, Cookie and User-Agent
+///   it carried), `GET /debug/requests` returns the log as JSON and `DELETE /debug/requests` empties it;
+/// - every insert answered 201 is counted per table and row id: `GET /debug/inserts` returns
+///   `{"table": {"id": count}}`, so a test sees whether a row was accepted more than once;
+/// - `GET /debug/redirect?to=URL` answers 302 to URL (with a cookie), `?loop=N` redirects forever.
+///
+/// Every microsite answer carries a `Set-Cookie`, so a client that keeps cookies between loads is caught, and
+/// `FARO_BACKEND_SITE_LATENCY_MS` delays every microsite answer (the "slow server" of the benchmarks).
 final class SiteInspection: @unchecked Sendable {
-    static let shared = SiteInspection(
-        siteLatencyMilliseconds: ProcessInfo.processInfo.environment["FARO_BACKEND_SITE_LATENCY_MS"].flatMap(
-            Double.init) ?? 0)
-
     /// At most this many requests are remembered (the oldest go first).
     static let capacity = 1000
 
     let siteLatencyMilliseconds: Double
+    /// Whether `/debug/…` is served and requests are logged (`--debug`).
+    let debug: Bool
     private let lock = NSLock()
     private var log: [JSONValue] = []
     private var served = 0
+    private var accepted: [String: [String: Int]] = [:]
 
-    init(siteLatencyMilliseconds: Double) { self.siteLatencyMilliseconds = max(0, siteLatencyMilliseconds) }
+    init(siteLatencyMilliseconds: Double, debug: Bool) {
+        self.siteLatencyMilliseconds = max(0, siteLatencyMilliseconds)
+        self.debug = debug
+    }
 
-    /// Logs a microsite request, lets `handle` answer it, and adds the visit cookie.
+    /// The inspection of a faro-backend process: the latency from `FARO_BACKEND_SITE_LATENCY_MS`.
+    static func fromEnvironment(debug: Bool) -> SiteInspection {
+        SiteInspection(
+            siteLatencyMilliseconds: ProcessInfo.processInfo.environment["FARO_BACKEND_SITE_LATENCY_MS"].flatMap(
+                Double.init) ?? 0, debug: debug)
+    }
+
+    /// Logs a microsite request (with `--debug`), lets `handle` answer it, and adds the visit cookie.
     func site(_ request: HTTPRequest, _ handle: () -> HTTPReply) -> HTTPReply {
         let number = record(request)
         var reply = handle()
@@ -29,8 +44,17 @@ final class SiteInspection: @unchecked Sendable {
         return reply
     }
 
-    /// The `/debug/…` routes.
+    /// Counts an insert the server answered with 201 (with `--debug`).
+    func accepted(table: String, id: String) {
+        guard debug else { return }
+        lock.lock()
+        accepted[table, default: [:]][id, default: 0] += 1
+        lock.unlock()
+    }
+
+    /// The `/debug/…` routes: 404 without `--debug`.
     func debug(_ request: HTTPRequest) -> HTTPReply {
+        guard debug else { return .error(404, "Not found") }
         switch (request.method, request.segments.dropFirst().first) {
         case ("GET", "requests"):
             lock.lock()
@@ -42,6 +66,17 @@ final class SiteInspection: @unchecked Sendable {
             log.removeAll()
             lock.unlock()
             return HTTPReply(status: 204, contentType: nil)
+        case ("GET", "inserts"):
+            lock.lock()
+            let counts = accepted
+            lock.unlock()
+            return .json(
+                200,
+                .object(
+                    counts.keys.sorted().map { table in
+                        let ids = counts[table] ?? [:]
+                        return (table, .object(ids.keys.sorted().map { ($0, .integer(Int64(ids[$0] ?? 0))) }))
+                    }))
         case ("GET", "redirect"):
             let number = record(request)
             if request.query["loop"] != nil {
@@ -66,7 +101,12 @@ final class SiteInspection: @unchecked Sendable {
         request.segments.first == "sitios" ? siteLatencyMilliseconds : 0
     }
 
+    /// Logs `request` when debugging, and returns its number among those served.
     private func record(_ request: HTTPRequest) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        served += 1
+        guard debug else { return served }
         var fields: [(String, JSONValue)] = [
             ("method", .string(request.method)),
             ("path", .string("/" + request.segments.joined(separator: "/"))),
@@ -75,9 +115,6 @@ final class SiteInspection: @unchecked Sendable {
         for name in ["Cache-Control", "Pragma", "Cookie", "User-Agent"] {
             fields.append((name.lowercased(), request.header(name).map(JSONValue.string) ?? .null))
         }
-        lock.lock()
-        defer { lock.unlock() }
-        served += 1
         log.append(.object(fields))
         if log.count > Self.capacity { log.removeFirst(log.count - Self.capacity) }
         return served

@@ -24,8 +24,23 @@ struct FaultInjector {
     mutating func drop() -> Bool { dropRate > 0 && random.nextUnit() < dropRate }
 }
 
+/// A request body as it arrives, collected by the server itself (libsoup's own buffer is switched off) so that it
+/// can stop at `Routes.maxBodyBytes` instead of holding whatever a client sends. Owned by its message (GObject data).
+final class RequestBody {
+    static let key = "faro-request-body"
+    let limit: Int
+    var bytes: [UInt8] = []
+    /// Set once the body was refused as too large: nothing of it reaches the routes.
+    var refused = false
+
+    init(limit: Int) { self.limit = limit }
+}
+
 /// faro-backend's HTTP side: a SoupServer on 127.0.0.1 driven by the GLib main loop of the main thread. It turns
 /// each SoupServerMessage into an `HTTPRequest`, asks `Routes`, applies the injected faults, and writes the reply.
+/// Request bodies are refused with 413 as soon as they are known to be too large: on a `Content-Length` over the
+/// limit before a byte of the body is read, and for a body without one (chunked) as soon as it passes the limit;
+/// then the connection is closed, so the rest is never read.
 final class SoupHTTPServer {
     private let server: UnsafeMutablePointer<SoupServer>
     private let routes: Routes
@@ -51,6 +66,79 @@ final class SoupHTTPServer {
             me.handle(message, path: String(cString: path))
         }
         soup_server_add_handler(server, nil, callback, Unmanaged.passUnretained(self).toOpaque(), nil)
+        // Early handlers run once the headers are read, before the body.
+        let early: SoupServerCallback = { _, message, _, _, user in
+            guard let message, let user else { return }
+            Unmanaged<SoupHTTPServer>.fromOpaque(user).takeUnretainedValue().headersArrived(message)
+        }
+        soup_server_add_early_handler(server, nil, early, Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// Sets up the body collection of a request whose headers just arrived, or refuses it by its `Content-Length`.
+    private func headersArrived(_ message: OpaquePointer) {
+        let collector = RequestBody(limit: Routes.maxBodyBytes)
+        g_object_set_data_full(
+            UnsafeMutablePointer<GObject>(message), RequestBody.key, Unmanaged.passRetained(collector).toOpaque()
+        ) { data in
+            if let data { Unmanaged<RequestBody>.fromOpaque(data).release() }
+        }
+        if let body = soup_server_message_get_request_body(message) { soup_message_body_set_accumulate(body, 0) }
+        let headers = soup_server_message_get_request_headers(message)
+        if soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH,
+            soup_message_headers_get_content_length(headers) > Int64(collector.limit)
+        {
+            // A client waiting for "100 Continue" gets the 413 instead and sends nothing; any other is cut off.
+            let waiting = soup_message_headers_get_expectations(headers).rawValue & SOUP_EXPECTATION_CONTINUE.rawValue
+            refuse(message, collector, cutOff: waiting == 0)
+            return
+        }
+        let chunk: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+            message, bytes, user in
+            guard let message, let bytes, let user else { return }
+            Unmanaged<SoupHTTPServer>.fromOpaque(user).takeUnretainedValue().bodyArrived(message, bytes)
+        }
+        faro_g_signal_connect(
+            UnsafeMutableRawPointer(message), "got-chunk", unsafeBitCast(chunk, to: GCallback.self),
+            Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    private static func body(of message: OpaquePointer) -> RequestBody? {
+        guard let data = g_object_get_data(UnsafeMutablePointer<GObject>(message), RequestBody.key) else { return nil }
+        return Unmanaged<RequestBody>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    /// One piece of a request body: kept while the body stays within the limit, else the request is refused.
+    private func bodyArrived(_ message: OpaquePointer, _ bytes: OpaquePointer) {
+        guard let collector = SoupHTTPServer.body(of: message), !collector.refused else { return }
+        var size: Int = 0
+        guard let data = g_bytes_get_data(bytes, &size), size > 0 else { return }
+        guard collector.bytes.count + size <= collector.limit else {
+            refuse(message, collector, cutOff: true)
+            return
+        }
+        collector.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size))
+    }
+
+    /// Answers 413. With `cutOff`, the answer is written straight to the socket and the connection shut, so no more
+    /// of the body is read; otherwise libsoup sends it (to a client that has not started sending the body).
+    private func refuse(_ message: OpaquePointer, _ collector: RequestBody, cutOff: Bool) {
+        collector.refused = true
+        collector.bytes = []
+        let reply = HTTPReply.error(413, "The request body is too large (the limit is \(collector.limit) bytes).")
+        guard cutOff, let socket = soup_server_message_get_socket(message) else {
+            soup_message_headers_replace(soup_server_message_get_response_headers(message), "Connection", "close")
+            finish(message, reply, drop: false)
+            return
+        }
+        let head =
+            "HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nContent-Length: \(reply.body.count)\r\n"
+            + "Connection: close\r\n\r\n"
+        let bytes = Array(head.utf8) + reply.body
+        _ = bytes.withUnsafeBytes { raw in
+            g_socket_send(socket, raw.baseAddress?.assumingMemoryBound(to: gchar.self), gsize(raw.count), nil, nil)
+        }
+        g_socket_shutdown(socket, 1, 1, nil)
+        soup_server_message_set_status(message, 413, nil)
     }
 
     /// Starts listening on 127.0.0.1:`port` (0 = any free port) and returns the port in use.
@@ -77,15 +165,22 @@ final class SoupHTTPServer {
         return found
     }
 
-    /// Stops accepting connections (and closes open ones) until `resume()`: the "connection refused" fault.
-    func suspend() { soup_server_disconnect(server) }
+    /// Stops accepting connections (and closes open ones) until `resume()`: the "connection refused" fault. Says so
+    /// on stdout once connections are refused, so a test can wait for it instead of sleeping.
+    func suspend() {
+        soup_server_disconnect(server)
+        FileHandle.standardOutput.write(Data("refusing connections\n".utf8))
+    }
 
-    /// Listens again on the same port after `suspend()`.
+    /// Listens again on the same port after `suspend()`, and says so on stdout once it accepts connections.
     func resume() -> Bool {
         var error: UnsafeMutablePointer<GError>?
         let ok = soup_server_listen_local(server, port, SOUP_SERVER_LISTEN_IPV4_ONLY, &error) != 0
         g_clear_error(&error)
-        if ok { ListenBacklog.widen(server) }
+        if ok {
+            ListenBacklog.widen(server)
+            FileHandle.standardOutput.write(Data("listening again on http://127.0.0.1:\(port)\n".utf8))
+        }
         return ok
     }
 
@@ -94,16 +189,9 @@ final class SoupHTTPServer {
         let uri = soup_server_message_get_uri(message)
         let rawQuery = g_uri_get_query(uri).map { String(cString: $0) }
         let headers = soup_server_message_get_request_headers(message)
-        var body: [UInt8] = []
-        if let requestBody = soup_server_message_get_request_body(message),
-            let bytes = soup_message_body_flatten(requestBody)
-        {
-            var size: Int = 0
-            if let data = g_bytes_get_data(bytes, &size), size > 0 {
-                body = Array(UnsafeRawBufferPointer(start: data, count: size))
-            }
-            g_bytes_unref(bytes)
-        }
+        let collected = SoupHTTPServer.body(of: message)
+        if collected?.refused == true { return }  // already answered 413
+        let body = collected?.bytes ?? []
         let segments = path.split(separator: "/").map { QueryString.decode(String($0), plusIsSpace: false) }
         let request = HTTPRequest(
             method: method, segments: segments, rawQuery: rawQuery, query: QueryString.parse(rawQuery),
@@ -120,7 +208,7 @@ final class SoupHTTPServer {
             drop = faulty && method == "POST" && faults.drop()
         }
         if method == "HEAD" { reply.body = [] }
-        let delay = faulty ? faults.delayMilliseconds() : SiteInspection.shared.delayMilliseconds(request)
+        let delay = faulty ? faults.delayMilliseconds() : routes.inspection.delayMilliseconds(request)
         if delay >= 1 {
             soup_server_message_pause(message)
             g_object_ref(UnsafeMutableRawPointer(message))

@@ -45,7 +45,7 @@ var seed = SystemUnitRandom()
 let faults = FaultInjector(
     failRate: options.failRate, failStatuses: options.failStatuses, latency: options.latency,
     dropRate: options.dropRate, random: SeededUnitRandom(seed: options.seed ?? seed.nextUInt64()))
-let routes = Routes(tables: tables, demo: demo, appKey: options.appKey, clock: { clock.now() })
+let routes = Routes(tables: tables, demo: demo, appKey: options.appKey, debug: options.debug, clock: { clock.now() })
 let server: SoupHTTPServer
 let port: UInt32
 do {

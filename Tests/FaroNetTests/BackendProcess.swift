@@ -66,6 +66,9 @@ final class CannedServer: @unchecked Sendable {
         self.response = response
         let reply = response
         thread = Thread {
+            // The thread closes the listening socket itself: closed in deinit, its number could be reused by the
+            // next test's server while this thread still answers (a 6 MB reply can outlive the test).
+            defer { close(fd) }
             for _ in 0..<64 {  // bounded: a test makes a handful of requests
                 let client = accept(fd, nil, nil)
                 if client < 0 { return }
@@ -82,7 +85,6 @@ final class CannedServer: @unchecked Sendable {
 
     deinit {
         shutdown(socket, Int32(SHUT_RDWR))
-        close(socket)
     }
 
     static func http(status: String, headers: [String], body: [UInt8]) -> [UInt8] {

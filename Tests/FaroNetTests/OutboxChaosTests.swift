@@ -39,7 +39,9 @@ final class IDLog: @unchecked Sendable {
     /// 1,000 submissions (150 through `faro register`, 850 through the library) while faro-backend fails, delays,
     /// cuts and refuses connections, and the delivering `faro outbox flush` process (which runs the app's
     /// background deliverer) is killed -9 at random moments at least 10 times, with the library's own background
-    /// deliverer running beside it. Afterwards the backend holds exactly the 1,000 rows: none lost, none twice.
+    /// deliverer running beside it. Afterwards the backend holds exactly the 1,000 rows: none lost, and none accepted
+    /// twice — counted by the server's 201 answers per row id (`--debug`), since its primary key alone would hide a
+    /// second acceptance.
     @Test(.timeLimit(.minutes(3))) func nothingIsLostOrDuplicatedUnderFaultsAndKills() throws {
         var seedSource = SystemUnitRandom()
         let seed = seedSource.nextUInt64() % 1_000_000
@@ -47,7 +49,7 @@ final class IDLog: @unchecked Sendable {
         let backend = try BackendProcess([
             "--fail-rate", "0.1", "--fail-status", "500,503", "--latency-ms", "0:8",
             "--drop-rate", "0.06", "--refuse-for", "0.3", "--refuse-every", "2.5",
-            "--seed", String(seed),
+            "--seed", String(seed), "--debug",
         ])
         let home = try TemporaryDirectory("faro-chaos")
         let environment = home.xdgEnvironment
@@ -152,6 +154,10 @@ final class IDLog: @unchecked Sendable {
         #expect(onServer.count == Self.total, "seed \(seed)")
         #expect(Set(onServer).count == onServer.count, "duplicates on the server (seed \(seed))")
         #expect(Set(onServer) == Set(submitted.all), "seed \(seed)")
+        let accepted = try BackendInserts.perID(backend.url)
+        #expect(Set(accepted.keys) == Set(submitted.all), "seed \(seed)")
+        let twice = accepted.filter { $0.value != 1 }
+        #expect(twice.isEmpty, "accepted more than once (seed \(seed)): \(twice.prefix(5))")
         print(
             "chaos: \(kills) kills, \(Self.total) rows, \(String(format: "%.1f", Date().timeIntervalSince(started))) s, seed \(seed)"
         )

@@ -5,7 +5,7 @@ import Testing
 /// The window's own background delivery, killed -9 at varying moments while faro-backend delays answers and cuts
 /// connections after inserts (faults on the verifying reads would only make the test flaky): every
 /// submission arrives exactly once (the outbox commits before anything says "sent", and client ids make retries
-/// idempotent).
+/// idempotent), as faro-backend's count of 201 answers per row id shows.
 @Suite("App delivery under kill -9")
 struct AppDeliveryChaosTests {
     @Test func theAppsBackgroundDeliveryLosesNothingWhenKilled() throws {
@@ -61,5 +61,9 @@ struct AppDeliveryChaosTests {
         let onServer = try backend.rows("interested").compactMap { $0["id"] as? String }
         #expect(onServer.count == rows)
         #expect(Set(onServer) == ids)
+        // The server's own count of accepted inserts (201s) per row id: its primary key would hide a second one.
+        let accepted = try BackendInserts.counts(backend.url)["interested"] ?? [:]
+        #expect(Set(accepted.keys) == ids)
+        #expect(accepted.values.allSatisfy { $0 == 1 }, "accepted more than once: \(accepted.filter { $0.value != 1 })")
     }
 }

@@ -414,7 +414,8 @@ struct BackgroundMonitoringTests {
         defer { _ = Self.stop(app) }
         try desktop.waitForApp(app)
         #expect(try desktop.monitoring() == false)
-        Thread.sleep(forTimeInterval: 1)
+        // Once its window is on screen the app has been through all of its start-up: no discovery was started.
+        #expect(Self.eventually { try desktop.window().frames == 1 })
         #expect(try calls("StartDiscovery") == 2)
         try desktop.setState("monitoring", true)
         #expect(Self.eventually { try calls("StartDiscovery") == 3 && discovering() })

@@ -16,7 +16,7 @@ struct WindowTests {
             folder = try TemporaryDirectory("faro-ui-backend")
             process = try ChildProcess(
                 Paths.executable("faro-backend"),
-                ["--port", "0", "--database", folder.file("backend.sqlite3"), "--data", Paths.data]
+                ["--port", "0", "--database", folder.file("backend.sqlite3"), "--data", Paths.data, "--debug"]
                     + faults)
             guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
                 throw CocoaError(

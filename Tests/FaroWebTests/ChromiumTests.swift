@@ -10,7 +10,7 @@ import Testing
 @Suite("Faro's MHT in Chromium", .serialized)
 struct ChromiumTests {
     static let chromium = "/usr/bin/chromium"
-    static var installed: Bool { FileManager.default.isExecutableFile(atPath: chromium) }
+    static var installed: Bool { RequiredTool.chromium.shouldRun }
 
     static func run(_ arguments: [String], home: String) throws -> (status: Int32, stdout: String, stderr: String) {
         try ChildProcess.run(
@@ -23,8 +23,9 @@ struct ChromiumTests {
             timeout: 120)
     }
 
-    @Test(.enabled(if: installed, "chromium is not installed (apt-get install chromium)"))
+    @Test(.enabled(if: installed, Comment(rawValue: RequiredTool.chromium.reason)))
     func faroArchiveOpensInChromiumWithTextAndImages() throws {
+        try RequiredTool.chromium.require()
         let site = try TestSite()
         let folder = try TemporaryDirectory("faro-web-chromium")
         let backend = try TestBackend(data: site.data)

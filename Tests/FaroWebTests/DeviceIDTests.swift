@@ -1,3 +1,4 @@
+import CGtk
 import FaroCore
 import FaroTestSupport
 import Foundation
@@ -10,9 +11,7 @@ import Testing
 @Suite("Device id", .serialized)
 struct DeviceIDTests {
     static let python = "/usr/bin/python3"
-    static var dbusmockAvailable: Bool {
-        (try? ChildProcess.run(python, ["-c", "import dbusmock"], timeout: 20).status) == 0
-    }
+    static var dbusmockAvailable: Bool { RequiredTool.dbusmock.shouldRun }
 
     /// Starts a bare ModemManager mock (an ObjectManager at /org/freedesktop/ModemManager1) on `bus`.
     static func modemManager(on bus: PrivateBus) throws -> ChildProcess {
@@ -33,19 +32,84 @@ struct DeviceIDTests {
     }
 
     static func addModem(_ path: String, imei: String, bus: PrivateBus) throws {
+        try addModem(path, identifier: "<'\(imei)'>", bus: bus)
+    }
+
+    /// A modem whose `EquipmentIdentifier` is `identifier`, a GVariant in text form (`<'3569…'>`, `<int32 42>`).
+    static func addModem(_ path: String, identifier: String, bus: PrivateBus) throws {
+        try mockCall(
+            "AddObject",
+            [
+                path, "org.freedesktop.ModemManager1.Modem",
+                "{'EquipmentIdentifier': \(identifier), 'Manufacturer': <'Quectel'>}", "[]",
+            ], bus: bus)
+    }
+
+    static func mockCall(_ method: String, _ arguments: [String], bus: PrivateBus) throws {
         let result = try ChildProcess.run(
             "/usr/bin/gdbus",
             [
                 "call", "--system", "--dest", "org.freedesktop.ModemManager1", "--object-path",
-                "/org/freedesktop/ModemManager1",
-                "--method", "org.freedesktop.DBus.Mock.AddObject", path, "org.freedesktop.ModemManager1.Modem",
-                "{'EquipmentIdentifier': <'\(imei)'>, 'Manufacturer': <'Quectel'>}", "[]",
-            ], environment: bus.environment, timeout: 15)
-        guard result.status == 0 else { throw WebTestError(description: "AddObject failed: \(result.stderr)") }
+                "/org/freedesktop/ModemManager1", "--method", "org.freedesktop.DBus.Mock." + method,
+            ] + arguments, environment: bus.environment, timeout: 15)
+        guard result.status == 0 else { throw WebTestError(description: "\(method) failed: \(result.stderr)") }
     }
 
-    @Test(.enabled(if: dbusmockAvailable, "python3-dbusmock is not installed"))
+    @Test(.enabled(if: dbusmockAvailable, Comment(rawValue: RequiredTool.dbusmock.reason)))
+    func aModemWhoseIdentifierIsNotAStringIsSkipped() throws {
+        try RequiredTool.dbusmock.require()
+        let bus = try PrivateBus()
+        let mock = try Self.modemManager(on: bus)
+        defer { mock.signal(SIGKILL) }
+        try Self.addModem("/org/freedesktop/ModemManager1/Modem/1", identifier: "<int32 42>", bus: bus)
+        try Self.addModem("/org/freedesktop/ModemManager1/Modem/2", identifier: "<['356938035643809']>", bus: bus)
+        try Self.addModem("/org/freedesktop/ModemManager1/Modem/3", identifier: "<'490154203237518'>", bus: bus)
+        let resolver = DeviceIDResolver(systemBusAddress: bus.address, machineIDPath: "/nonexistent/machine-id")
+        #expect(resolver.modemEquipmentIdentifier() == "490154203237518")
+    }
+
+    @Test(.enabled(if: dbusmockAvailable, Comment(rawValue: RequiredTool.dbusmock.reason)))
+    func aReplyOfTheWrongTypeIsIgnoredAndTheMachineIDIsUsed() throws {
+        try RequiredTool.dbusmock.require()
+        let bus = try PrivateBus()
+        let mock = try Self.modemManager(on: bus)
+        defer { mock.signal(SIGKILL) }
+        try Self.addModem("/org/freedesktop/ModemManager1/Modem/0", imei: "356938035643809", bus: bus)
+        // A ModemManager (or an impostor on the bus) whose GetManagedObjects answers a string.
+        try Self.mockCall(
+            "AddMethod", ["org.freedesktop.DBus.ObjectManager", "GetManagedObjects", "", "s", "ret = 'no objects'"],
+            bus: bus)
+        let folder = try TemporaryDirectory("faro-web-wrong-type")
+        try Data("51df0b4bc3b04c9780e299b98ca373b8\n".utf8).write(to: URL(fileURLWithPath: folder.file("machine-id")))
+        let resolver = DeviceIDResolver(systemBusAddress: bus.address, machineIDPath: folder.file("machine-id"))
+        #expect(resolver.modemEquipmentIdentifier() == nil)
+        #expect(try resolver.resolve().source == .machine)
+    }
+
+    @Test func repliesAreTypeCheckedAtEveryLevel() throws {
+        // Built by hand, without a bus: what GLib would hand over for odd replies.
+        func parse(_ text: String) throws -> OpaquePointer {
+            var error: UnsafeMutablePointer<GError>?
+            guard let value = g_variant_parse(nil, text, nil, nil, &error) else {
+                if let error { g_error_free(error) }
+                throw WebTestError(description: "cannot parse \(text)")
+            }
+            return g_variant_ref_sink(value)
+        }
+        let good = try parse(
+            "({objectpath '/m/1': {'org.freedesktop.ModemManager1.Modem': {'EquipmentIdentifier': <'1234567'>}}},)")
+        defer { g_variant_unref(good) }
+        #expect(DeviceIDResolver.firstEquipmentIdentifier(inReply: good) == "1234567")
+        for odd in ["('not objects',)", "(@a{sv} {},)", "([1, 2],)", "(<'x'>,)"] {
+            let value = try parse(odd)
+            defer { g_variant_unref(value) }
+            #expect(DeviceIDResolver.firstEquipmentIdentifier(inReply: value) == nil, "\(odd)")
+        }
+    }
+
+    @Test(.enabled(if: dbusmockAvailable, Comment(rawValue: RequiredTool.dbusmock.reason)))
     func theFirstModemsIMEIWins() throws {
+        try RequiredTool.dbusmock.require()
         let bus = try PrivateBus()
         let mock = try Self.modemManager(on: bus)
         defer { mock.signal(SIGKILL) }
@@ -56,8 +120,9 @@ struct DeviceIDTests {
         #expect(try resolver.resolve() == DeviceID(value: "356938035643809", source: .modem))
     }
 
-    @Test(.enabled(if: dbusmockAvailable, "python3-dbusmock is not installed"))
+    @Test(.enabled(if: dbusmockAvailable, Comment(rawValue: RequiredTool.dbusmock.reason)))
     func theCLISendsTheModemsIMEI() throws {
+        try RequiredTool.dbusmock.require()
         let bus = try PrivateBus()
         let mock = try Self.modemManager(on: bus)
         defer { mock.signal(SIGKILL) }
@@ -96,12 +161,9 @@ struct DeviceIDTests {
         #expect(AppSpecificID.id(fromDigest: digest) == "1dee5954e75c4d6fb96cc6c04ca18a86")
     }
 
-    @Test(
-        .enabled(
-            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-id128")
-                && FileManager.default.isReadableFile(atPath: "/etc/machine-id"),
-            "needs systemd-id128 and /etc/machine-id"))
+    @Test(.enabled(if: RequiredTool.systemdID128.shouldRun, Comment(rawValue: RequiredTool.systemdID128.reason)))
     func matchesSystemdID128OnThisMachine() throws {
+        try RequiredTool.systemdID128.require()
         let app = AppSpecificID.faroAppID.map { String(format: "%02x", $0) }.joined()
         let systemd = try ChildProcess.run(
             "/usr/bin/systemd-id128", ["machine-id", "--app-specific=\(app)"], timeout: 20)

@@ -14,7 +14,23 @@ import Testing
 @MainActor
 struct ReadableTextViewTests {
     nonisolated static let xvfb = "/usr/bin/Xvfb"
-    nonisolated static var available: Bool { FileManager.default.isExecutableFile(atPath: xvfb) }
+    nonisolated static var available: Bool { RequiredTool.xvfb.shouldRun }
+
+    /// Runs the GLib main loop until `done` holds (the view's images arrive from their decoding thread through it),
+    /// or 60 s pass.
+    static func runMainLoop(until done: () -> Bool) {
+        let deadline = Date().addingTimeInterval(60)
+        while !done(), Date() < deadline {
+            if g_main_context_iteration(nil, 0) == 0 { usleep(2000) }
+        }
+    }
+
+    /// GTK on the test's Xvfb, or the reason it is not there.
+    static func gtk() throws {
+        try RequiredTool.xvfb.require()
+        let gtk = try #require(display)
+        try #require(gtk.ok, "GTK could not open the Xvfb display")
+    }
 
     /// One Xvfb and one GTK initialisation for the whole test process.
     static let display: (server: ChildProcess, ok: Bool)? = {
@@ -44,10 +60,9 @@ struct ReadableTextViewTests {
         return (server, ok)
     }()
 
-    @Test(.enabled(if: available, "Xvfb is not installed"))
+    @Test(.enabled(if: available, Comment(rawValue: RequiredTool.xvfb.reason)))
     func showsTextLinksAnchorsAndScaledImages() throws {
-        let gtk = try #require(Self.display)
-        try #require(gtk.ok, "GTK could not open the Xvfb display")
+        try Self.gtk()
         let html = """
             <html><head><title>Café</title></head><body><h1>Bienvenidos</h1>
             <p>Ver el <a href="menu.html">Menú</a> o el <a href="#horario">Horario</a>.</p>
@@ -64,6 +79,7 @@ struct ReadableTextViewTests {
         var opened: [String] = []
         view.openLink = { opened.append($0) }
         view.show(doc) { images[$0] }
+        Self.runMainLoop { view.pendingImages == 0 }
 
         let text = view.text
         #expect(text.hasPrefix("Café\n\nBienvenidos\n\nVer el Menú o el Horario."))

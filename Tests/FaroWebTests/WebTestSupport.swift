@@ -13,7 +13,7 @@ final class TestBackend: @unchecked Sendable {
 
     init(data: String = Paths.data, siteLatencyMilliseconds: Int = 0) throws {
         process = try ChildProcess(
-            Paths.executable("faro-backend"), ["--port", "0", "--data", data],
+            Paths.executable("faro-backend"), ["--port", "0", "--data", data, "--debug"],
             environment: ["FARO_BACKEND_SITE_LATENCY_MS": String(siteLatencyMilliseconds)])
         guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
             throw WebTestError(description: "faro-backend did not start: \(process.stderr)")

@@ -15,7 +15,10 @@
 # Builds nothing: expects release binaries `faro` and `faro-backend` in FARO_BIN_DIR (default: the folder of
 # $FARO when scripts/bench.sh sets it, else $SCRATCH/release, else .build/release).
 #
-# Environment: FARO_BIN_DIR; WEB_ROUNDS (default 15: fetch rounds, 5 for save and the 1 MB read);
+#   4. The content view opening a page with a 30000x30000 PNG and 200 more images (bench/web/images.sh, its own
+#      lines): no main-loop stall over 50 ms, peak memory under 150 MB.
+#
+# Environment: FARO_BIN_DIR; WEB_IMAGES=0 skips part 4; WEB_ROUNDS (default 15: fetch rounds, 5 for save and the 1 MB read);
 #              BENCH_OUT (default bench-out).
 # Prints key=value lines:
 #   web_fetch_faro_ms=… web_fetch_curl_ms=… web_fetch_ratio=… web_fetch_goal_1_1x=yes|no
@@ -162,3 +165,8 @@ save_ms="$(median <"$OUT/save.txt")"
 save_ratio="$(awk -v a="$save_ms" -v b="$one_ms" 'BEGIN { printf "%.2f", a / b }')"
 echo "web_save_resources=$resources web_save_ms=$save_ms web_one_request_ms=$one_ms web_save_ratio=$save_ratio" \
     "web_save_goal_3x=$(awk -v r="$save_ratio" 'BEGIN { print (r <= 3 ? "yes" : "no") }')"
+
+# 4. Hostile images in the content view (the 30000x30000 PNG page): bench/web/images.sh, its key=value lines.
+if [ "${WEB_IMAGES:-1}" != 0 ]; then
+    FARO_BIN_DIR="$FARO_BIN_DIR" BENCH_OUT="${BENCH_OUT:-bench-out}" bash "$ROOT/bench/web/images.sh"
+fi

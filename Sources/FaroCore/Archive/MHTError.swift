@@ -40,12 +40,19 @@ public enum MHTError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// The reader's limits: big enough for any saved microsite, small enough that a hostile file cannot exhaust memory.
 public struct MHTLimits: Sendable, Equatable {
+    /// The largest archive Faro keeps: "Guardar" refuses to write a larger one, and the reader refuses to open a
+    /// larger one, so a page that could be saved can always be opened again.
+    public static let archiveMaxBytes = 64 << 20
+
     public var maxBytes: Int
     public var maxParts: Int
     public var maxDepth: Int
     public var maxHeaderBytes: Int
 
-    public init(maxBytes: Int = 64 << 20, maxParts: Int = 4096, maxDepth: Int = 8, maxHeaderBytes: Int = 64 << 10) {
+    public init(
+        maxBytes: Int = MHTLimits.archiveMaxBytes, maxParts: Int = 4096, maxDepth: Int = 8,
+        maxHeaderBytes: Int = 64 << 10
+    ) {
         self.maxBytes = maxBytes
         self.maxParts = maxParts
         self.maxDepth = maxDepth

@@ -44,7 +44,8 @@ public struct MHTWriter: Sendable {
         makeBoundaryToken = boundaryToken
     }
 
-    /// The archive's bytes.
+    /// The archive's bytes. Every address it writes goes through `DeviceIDURL.stripping(from:)`, and every text part
+    /// through `DeviceIDScrubber`, so no archive carries an `imei` parameter.
     public func write(_ page: Page) -> [UInt8] {
         let htmlType = "text/html" + (page.charset.map { "; charset=\(MHTWriter.headerSafe($0))" } ?? "")
         var encodedParts: [(headers: [(String, String)], body: [UInt8])] = []
@@ -55,7 +56,7 @@ public struct MHTWriter: Sendable {
                     ("Content-ID", "<frame-\(MHTWriter.randomToken().prefix(32))@mhtml.blink>"),
                     ("Content-Transfer-Encoding", "quoted-printable"),
                     ("Content-Location", MHTWriter.headerURL(page.url)),
-                ], QuotedPrintable.encode(page.html)
+                ], QuotedPrintable.encode(DeviceIDScrubber.scrub(page.html))
             ))
         for resource in page.resources {
             let textual = MHTWriter.isTextual(resource.contentType)
@@ -65,7 +66,9 @@ public struct MHTWriter: Sendable {
                         ("Content-Type", MHTWriter.headerSafe(resource.contentType)),
                         ("Content-Transfer-Encoding", textual ? "quoted-printable" : "base64"),
                         ("Content-Location", MHTWriter.headerURL(resource.url)),
-                    ], textual ? QuotedPrintable.encode(resource.body) : Base64.encode(resource.body)
+                    ],
+                    textual
+                        ? QuotedPrintable.encode(DeviceIDScrubber.scrub(resource.body)) : Base64.encode(resource.body)
                 ))
         }
         var boundary = "----MultipartBoundary--\(makeBoundaryToken())----"
@@ -98,7 +101,7 @@ public struct MHTWriter: Sendable {
     }
 
     /// Text types travel quoted-printable, everything else base64 (Chromium's choice).
-    static func isTextual(_ contentType: String) -> Bool {
+    public static func isTextual(_ contentType: String) -> Bool {
         let type = MIMEHeaderValue(contentType).value
         return type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("javascript")
             || type == "application/json"
@@ -117,10 +120,10 @@ public struct MHTWriter: Sendable {
         String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
     }
 
-    /// A URL fit for a header: control characters removed, non-ASCII bytes percent-encoded.
+    /// A URL fit for a header: without the device id, control characters removed, non-ASCII bytes percent-encoded.
     static func headerURL(_ url: String) -> String {
         var out = ""
-        for byte in headerSafe(url).utf8 {
+        for byte in headerSafe(DeviceIDURL.stripping(from: url)).utf8 {
             if byte < 0x80 {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {

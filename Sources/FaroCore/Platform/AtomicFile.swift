@@ -16,13 +16,28 @@ public struct FileWriteError: Error, Equatable, Sendable, CustomStringConvertibl
 }
 
 /// Writing a whole file so that readers see the old content or the new one, never half of it: the bytes go to a
-/// temporary file in the same folder, reach the disk (`fsync`), and replace the target with `rename`. A failure
-/// leaves the target as it was and removes the temporary file.
+/// temporary file in the same folder, reach the disk (`fsync`), replace the target with `rename`, and the folder
+/// itself is synced so the rename survives a crash. The temporary file is created with `O_EXCL | O_NOFOLLOW` under
+/// an unpredictable name, so another user of a shared folder can neither guess it nor plant a link there for Faro to
+/// write through. A failure leaves the target as it was and removes the temporary file.
 public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(FileWriteError) {
+        var generator = SystemRandomNumberGenerator()
+        try write(bytes, to: path, permissions: permissions) { randomName(&generator) }
+    }
+
+    /// `write` with the temporary names drawn from `nextName` (tests plant files under the first one).
+    static func write(
+        _ bytes: [UInt8], to path: String, permissions: mode_t, nextName: () -> String
+    ) throws(FileWriteError) {
         func failure(_ code: Int32) -> FileWriteError { FileWriteError(path: path, reason: reason(code)) }
-        let temporary = path + ".part-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions)
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<16 {
+            temporary = path + ".part-" + nextName()
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+            if fd >= 0 || errno != EEXIST { break }
+        }
         guard fd >= 0 else { throw failure(errno) }
         let code = POSIXWrite.all(bytes, to: fd)
         if code != 0 {
@@ -40,6 +55,34 @@ public enum AtomicFile {
             unlink(temporary)
             throw failure(code)
         }
+        let synced = syncDirectory(of: path)
+        // Some file systems cannot sync a folder (EINVAL); the file itself is on disk either way.
+        if synced != 0 && synced != EINVAL { throw failure(synced) }
+    }
+
+    /// 16 random letters and digits (about 95 bits).
+    static func randomName(_ generator: inout SystemRandomNumberGenerator) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+        var name = ""
+        for _ in 0..<16 {
+            name.unicodeScalars.append(
+                Unicode.Scalar(alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))]))
+        }
+        return name
+    }
+
+    /// `fsync` of the folder holding `path`: 0, or the `errno` of the call that failed.
+    static func syncDirectory(of path: String) -> Int32 {
+        let folder: String
+        if let slash = path.lastIndex(of: "/") {
+            folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            folder = "."
+        }
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        return fsync(fd) == 0 ? 0 : errno
     }
 
     static func reason(_ code: Int32) -> String {

@@ -369,16 +369,26 @@ public struct ReadableDocumentBuilder {
         return resolve(trimmed, schemes: ["http", "https", "mailto", "tel"])
     }
 
+    /// The absolute URL of a link or image reference, without the device id: a page may echo `imei=` back into its
+    /// own links, and what the document holds is shown, opened in the browser, fetched and saved.
     private func resolve(_ reference: String, schemes: Set<String>) -> String? {
         let trimmed = reference.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { return nil }
-        if let fast = Self.resolveSimple(trimmed, base: baseParts, schemes: schemes) { return fast }
+        if let fast = Self.resolveSimple(trimmed, base: baseParts, schemes: schemes) {
+            return Self.withoutDeviceID(fast)
+        }
         // Real pages carry spaces and non-ASCII in URLs; browsers percent-encode them, so does Faro.
         let escaped = PercentEncoding.encode(trimmed, keeping: PercentEncoding.isURLReferenceAllowed)
         guard let url = URL(string: trimmed, relativeTo: base) ?? URL(string: escaped, relativeTo: base),
             let scheme = url.absoluteURL.scheme?.lowercased(), schemes.contains(scheme)
         else { return nil }
-        return url.absoluteURL.absoluteString
+        return Self.withoutDeviceID(url.absoluteURL.absoluteString)
+    }
+
+    /// `url` through `DeviceIDURL.stripping(from:)` when it has a query (`data:` URLs are payload, not addresses).
+    static func withoutDeviceID(_ url: String) -> String {
+        guard url.contains("?"), !url.lowercased().hasPrefix("data:") else { return url }
+        return DeviceIDURL.stripping(from: url)
     }
 
     // MARK: Text

@@ -1,9 +1,50 @@
-/// The device-id rule of the content view (PRODUCT.md §2): every content load asks for `URL + "?imei=" + id`, or
-/// `URL + "&imei=" + id` where the URL already has a query, with the id percent-encoded; and the id never appears in
-/// a URL that is shared or saved, so it can be stripped again.
+/// The device-id rule of the content view (PRODUCT.md §2, §14): every content load of an https URL (or of a loopback
+/// address, for the demo and the tests) asks for `URL + "?imei=" + id`, or `URL + "&imei=" + id` where the URL already
+/// has a query, with the id percent-encoded; a plain-http URL from any other host is loaded without it. The id never
+/// appears in a URL that is shown, logged, shared, saved or exported: `stripping(from:)` is the one function that
+/// takes it out of a URL, and everything that shows a URL passes through it.
 public enum DeviceIDURL {
     /// The query parameter that carries the device id.
     public static let parameter = "imei"
+
+    /// Whether a load of `url` may carry the device id: https, or plain http to this computer (127.0.0.0/8, ::1,
+    /// localhost). Anything else would send it in clear text.
+    public static func mayCarryDeviceID(_ url: String) -> Bool {
+        guard let (scheme, host) = schemeAndHost(url) else { return false }
+        switch scheme {
+        case "https": return true
+        case "http": return LoopbackHost.contains(host)
+        default: return false
+        }
+    }
+
+    /// The URL a content load asks for: `url` with the device id where `mayCarryDeviceID` allows it, else `url`
+    /// without any id at all. `deviceID` nil sends none (tests and benchmarks).
+    public static func forLoad(_ url: String, deviceID: String?) -> String {
+        guard let deviceID, mayCarryDeviceID(url) else { return stripping(from: url) }
+        return adding(deviceID: deviceID, to: url)
+    }
+
+    /// The lower-cased scheme and host of an absolute URL (`https://user@[::1]:8443/p` → `https`, `::1`).
+    static func schemeAndHost(_ url: String) -> (scheme: String, host: String)? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        let scheme = url[..<colon].lowercased()
+        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) else {
+            return nil
+        }
+        let rest = url[url.index(after: colon)...]
+        guard rest.hasPrefix("//") else { return nil }
+        let afterSlashes = rest.dropFirst(2)
+        var authority = afterSlashes.prefix { $0 != "/" && $0 != "?" && $0 != "#" && $0 != "\\" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let host: Substring
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            host = authority[authority.index(after: authority.startIndex)..<close]
+        } else {
+            host = authority.prefix { $0 != ":" }
+        }
+        return (scheme, host.lowercased())
+    }
 
     /// The URL the content view loads: `url` with `imei=<percent-encoded id>` added to its query (before any
     /// `#fragment`). An `imei` parameter already in the URL is replaced, so the id is never sent twice.

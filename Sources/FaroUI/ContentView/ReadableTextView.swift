@@ -6,7 +6,10 @@ import FaroGLib
 /// by `StyledRuns`) with text tags for the title, headings and emphasis; links followed on a click or on Enter at the
 /// cursor (web links go to `openLink`, by default the desktop's browser; `#name` scrolls to the anchor); images from
 /// `image(source)` scaled to at most `maxImageWidth`; and a named mark per anchor. Filling the buffer is cheap:
-/// fetching and parsing happen on a worker thread before `show` is called on the GTK thread.
+/// fetching and parsing happen on a worker thread before `show` is called on the GTK thread, and so does decoding the
+/// images (`ImageDecoder`, one page at a time): each appears in its place once decoded. A page's images are bounded
+/// (`maxImagePixels` declared per image, checked before decoding; `maxPageImageBytes` of decoded pixels per page):
+/// one past a limit is shown as its alternative text with a note, and the window stays responsive.
 @MainActor
 public final class ReadableTextView {
     /// The widget to pack (inside a GtkScrolledWindow).
@@ -24,6 +27,18 @@ public final class ReadableTextView {
     public var openLink: (String) -> Void = { link in _ = g_app_info_launch_default_for_uri(link, nil, nil) }
     /// Images wider than this are scaled down to it (keeping their aspect ratio).
     public var maxImageWidth: Int32 = 560
+    /// An image that declares more pixels than this (width × height) is not decoded at all.
+    public var maxImagePixels = 12_600_000
+    /// The decoded pixels of one page's images, in bytes, at most; images past it are not shown.
+    public var maxPageImageBytes = 48 << 20
+    /// Images of the current page still being decoded (0 once every one is in place or refused).
+    public private(set) var pendingImages = 0
+    /// Images of the current page that were not shown because of a limit.
+    public private(set) var refusedImages = 0
+    /// Where each image being decoded goes, by its number in the page.
+    private var placeholders: [Int: Placeholder] = [:]
+    /// The current page's decoding, cancelled when another page is shown.
+    private var batch: DecodeBatch?
 
     public init() {
         guard let view = gtk_text_view_new(), let textView = cast(view, to: GtkTextView.self),
@@ -58,18 +73,28 @@ public final class ReadableTextView {
         linkTags.removeAll()
         for name in anchorMarks { gtk_text_buffer_delete_mark_by_name(buffer, name) }
         anchorMarks.removeAll()
+        batch?.cancel()
+        for placeholder in placeholders.values { gtk_text_buffer_delete_mark(buffer, placeholder.mark) }
+        placeholders.removeAll()
         imageCount = 0
         imageWidths = []
+        refusedImages = 0
+        var jobs: [DecodeBatch.Job] = []
         for run in StyledRuns.layout(document) {
             switch run.content {
             case .text(let text):
                 insert(text, run: run)
             case .image(let source, let alt):
                 // Images embedded as data: URLs need no lookup.
-                if let bytes = DataURL.decode(source)?.bytes ?? image(source), insertImage(bytes, link: run.link) {
-                    imageCount += 1
+                if let bytes = DataURL.decode(source)?.bytes ?? image(source), !bytes.isEmpty {
+                    var end = GtkTextIter()
+                    gtk_text_buffer_get_end_iter(buffer, &end)
+                    // Left gravity: the mark stays before whatever is inserted at it, text that follows moves on.
+                    guard let mark = gtk_text_buffer_create_mark(buffer, nil, &end, 1) else { continue }
+                    placeholders[jobs.count] = Placeholder(mark: mark, run: run, alt: alt)
+                    jobs.append(DecodeBatch.Job(index: jobs.count, bytes: bytes))
                 } else {
-                    insert(alt.isEmpty ? "[imagen]" : "[\(alt)]", run: run)
+                    insert(ReadableTextView.altText(alt), run: run)
                 }
             case .anchor(let name):
                 var iter = GtkTextIter()
@@ -82,6 +107,57 @@ public final class ReadableTextView {
         }
         gtk_text_buffer_get_start_iter(buffer, &start)
         gtk_text_buffer_place_cursor(buffer, &start)
+        decode(jobs)
+    }
+
+    /// The text shown for an image that is not there.
+    static func altText(_ alt: String) -> String { alt.isEmpty ? "[imagen]" : "[\(alt)]" }
+
+    /// Decodes `jobs` in order on a worker thread; each result is put in place on the GTK thread.
+    private func decode(_ jobs: [DecodeBatch.Job]) {
+        pendingImages = jobs.count
+        guard !jobs.isEmpty else {
+            batch = nil
+            return
+        }
+        let batch = DecodeBatch(
+            decoder: ImageDecoder(maxWidth: maxImageWidth, maxPixels: maxImagePixels), budget: maxPageImageBytes)
+        self.batch = batch
+        DetachedThread.start(name: "faro-images") {
+            batch.run(jobs) { index, result in
+                MainThread.run { [weak self] in self?.place(result, index: index, from: batch) }
+            }
+        }
+    }
+
+    /// Puts a decoded image (or, when it was refused, its alternative text and a note) where it belongs.
+    private func place(_ result: Result<DecodedImage, ImageRefusal>, index: Int, from batch: DecodeBatch) {
+        guard batch === self.batch, let placeholder = placeholders.removeValue(forKey: index) else { return }
+        pendingImages -= 1
+        defer { gtk_text_buffer_delete_mark(buffer, placeholder.mark) }
+        var iter = GtkTextIter()
+        gtk_text_buffer_get_iter_at_mark(buffer, &iter, placeholder.mark)
+        switch result {
+        case .success(let image):
+            let offset = gtk_text_iter_get_offset(&iter)
+            gtk_text_buffer_insert_pixbuf(buffer, &iter, image.pixbuf)
+            imageCount += 1
+            imageWidths.append(image.width)
+            if let link = placeholder.run.link {
+                var start = GtkTextIter()
+                gtk_text_buffer_get_iter_at_offset(buffer, &start, offset)
+                var end = GtkTextIter()
+                gtk_text_buffer_get_iter_at_offset(buffer, &end, offset + 1)
+                gtk_text_buffer_apply_tag(buffer, linkTag(link), &start, &end)
+            }
+        case .failure(let refusal):
+            var text = ReadableTextView.altText(placeholder.alt)
+            if refusal != .undecodable {
+                refusedImages += 1
+                text += " " + I18n.tr("[image too large to show]")
+            }
+            insert(text, run: placeholder.run, at: placeholder.mark)
+        }
     }
 
     /// The buffer's text (images are not text).
@@ -117,53 +193,24 @@ public final class ReadableTextView {
 
     // MARK: Insertion
 
-    private func insert(_ text: String, run: StyledRun) {
-        var end = GtkTextIter()
-        gtk_text_buffer_get_end_iter(buffer, &end)
-        let startOffset = gtk_text_iter_get_offset(&end)
-        gtk_text_buffer_insert(buffer, &end, text, -1)
+    /// Appends `text` with the run's styles, indent and link; at `mark` instead of the end when given.
+    private func insert(_ text: String, run: StyledRun, at mark: UnsafeMutablePointer<GtkTextMark>? = nil) {
+        var iter = GtkTextIter()
+        if let mark {
+            gtk_text_buffer_get_iter_at_mark(buffer, &iter, mark)
+        } else {
+            gtk_text_buffer_get_end_iter(buffer, &iter)
+        }
+        let startOffset = gtk_text_iter_get_offset(&iter)
+        gtk_text_buffer_insert(buffer, &iter, text, -1)
+        let endOffset = gtk_text_iter_get_offset(&iter)
         var start = GtkTextIter()
         gtk_text_buffer_get_iter_at_offset(buffer, &start, startOffset)
-        gtk_text_buffer_get_end_iter(buffer, &end)
+        var end = GtkTextIter()
+        gtk_text_buffer_get_iter_at_offset(buffer, &end, endOffset)
         for style in run.styles { gtk_text_buffer_apply_tag(buffer, styleTag(style), &start, &end) }
         if run.indent > 0 { gtk_text_buffer_apply_tag(buffer, indentTag(run.indent), &start, &end) }
         if let link = run.link { gtk_text_buffer_apply_tag(buffer, linkTag(link), &start, &end) }
-    }
-
-    private func insertImage(_ bytes: [UInt8], link: String?) -> Bool {
-        guard !bytes.isEmpty, let loader = gdk_pixbuf_loader_new() else { return false }
-        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
-        var error: UnsafeMutablePointer<GError>?
-        let written = bytes.withUnsafeBufferPointer {
-            gdk_pixbuf_loader_write(loader, $0.baseAddress, gsize($0.count), &error)
-        }
-        if let failure = error { g_error_free(failure) }
-        error = nil
-        let closed = gdk_pixbuf_loader_close(loader, &error)
-        if let failure = error { g_error_free(failure) }
-        guard written != 0, closed != 0, let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else { return false }
-        let width = gdk_pixbuf_get_width(decoded)
-        let height = gdk_pixbuf_get_height(decoded)
-        var pixbuf = decoded
-        var scaled: OpaquePointer?
-        if width > maxImageWidth, width > 0 {
-            scaled = gdk_pixbuf_scale_simple(
-                decoded, maxImageWidth, max(1, height * maxImageWidth / width), GDK_INTERP_BILINEAR)
-            if let scaled { pixbuf = scaled }
-        }
-        defer { if let scaled { g_object_unref(UnsafeMutableRawPointer(scaled)) } }
-        var end = GtkTextIter()
-        gtk_text_buffer_get_end_iter(buffer, &end)
-        let offset = gtk_text_iter_get_offset(&end)
-        gtk_text_buffer_insert_pixbuf(buffer, &end, pixbuf)
-        imageWidths.append(gdk_pixbuf_get_width(pixbuf))
-        if let link {
-            var start = GtkTextIter()
-            gtk_text_buffer_get_iter_at_offset(buffer, &start, offset)
-            gtk_text_buffer_get_end_iter(buffer, &end)
-            gtk_text_buffer_apply_tag(buffer, linkTag(link), &start, &end)
-        }
-        return true
     }
 
     // MARK: Tags

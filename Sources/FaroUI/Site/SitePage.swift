@@ -100,6 +100,7 @@ final class SitePage {
         guard let place else { return }
         load?.cancel()
         gtk_widget_hide(errorBox)
+        gtk_widget_hide(notice)
         gtk_progress_bar_set_fraction(cast(progress), 0)
         gtk_widget_show(progress)
         for button in [saveButton, shareButton] { gtk_widget_show(button) }
@@ -119,12 +120,16 @@ final class SitePage {
                 switch outcome {
                 case .loaded(let site):
                     self.reader.show(site.document) { site.images[$0] }
+                    if !DeviceIDURL.mayCarryDeviceID(place.url) {
+                        self.say(I18n.tr("This page is shown without the device id because it is not https."))
+                    }
                 case .failed(let error, let savedCopy):
                     self.reader.show(ReadableDocument(title: nil, blocks: []))
                     self.savedCopy = savedCopy
                     let hint = self.savedCopy == nil ? "" : " " + I18n.tr("A saved copy is available.")
                     gtk_label_set_text(
-                        cast(self.errorLabel), I18n.tr("The site could not be loaded: ") + error.description + hint)
+                        cast(self.errorLabel),
+                        DeviceIDScrubber.scrub(I18n.tr("The site could not be loaded: ") + error.description + hint))
                     if self.savedCopy == nil {
                         gtk_widget_hide(self.openSavedButton)
                     } else {
@@ -149,6 +154,17 @@ final class SitePage {
         if useCases.rateSite.isOffered(for: place) { gtk_widget_show(rateButton) } else { gtk_widget_hide(rateButton) }
     }
 
+    /// The error line, the notice line and the page's text as shown (for tests).
+    var shownError: String { gtk_widget_get_visible(errorBox) != 0 ? labelText(errorLabel) : "" }
+    var shownNotice: String { gtk_widget_get_visible(notice) != 0 ? labelText(notice) : "" }
+    var shownText: String { reader.text }
+    /// Whether a load (or its images) is still under way.
+    var isLoading: Bool { gtk_widget_get_visible(progress) != 0 || reader.pendingImages > 0 }
+
+    private func labelText(_ label: UnsafeMutablePointer<GtkWidget>) -> String {
+        gtk_label_get_text(cast(label)).map { String(cString: $0) } ?? ""
+    }
+
     private func say(_ text: String) {
         gtk_label_set_text(cast(notice), text)
         gtk_widget_show(notice)
@@ -166,7 +182,7 @@ final class SitePage {
                 self.say(I18n.tr("Saved in Guardados."))
                 self.onSaved()
             case .failure(let error):
-                self.say(I18n.tr("The page could not be saved: ") + error.description)
+                self.say(DeviceIDScrubber.scrub(I18n.tr("The page could not be saved: ") + error.description))
             }
         }
     }

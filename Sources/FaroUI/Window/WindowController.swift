@@ -115,14 +115,17 @@ final class WindowController {
     }
 
     private func openSaved(_ id: Int64, title: String?) {
-        guard let services = environment.site, let sitePage = siteView() else { return }
-        do {
-            let site = try services.openSaved(id)
-            let name = title ?? services.savedSites().first { $0.id == id }?.title ?? site.url
-            window?.showPage("site")
-            sitePage.showSaved(site, title: name)
-        } catch {
-            window?.setStatus(I18n.tr("The saved page could not be opened: ") + error.description)
+        guard let services = environment.site, siteView() != nil else { return }
+        services.openSaved(id) { [weak self] result in
+            guard let self, let sitePage = self.sitePage else { return }
+            switch result {
+            case .success(let site):
+                let name = title ?? services.savedSites().first { $0.id == id }?.title ?? site.url
+                self.window?.showPage("site")
+                sitePage.showSaved(site, title: name)
+            case .failure(let error):
+                self.window?.setStatus(I18n.tr("The saved page could not be opened: ") + error.description)
+            }
         }
     }
 }

@@ -63,6 +63,19 @@ public enum ArchiveOpener {
         return try open(bytes, limits: limits)
     }
 
+    /// Opens `bytes` on a thread of its own (reading the archive and parsing its page never touch the UI thread) and
+    /// calls `completion` there; the GUI hops back to GTK with `g_idle_add`.
+    public static func start(
+        _ bytes: [UInt8], limits: MHTLimits = .standard,
+        completion: @escaping @Sendable (Result<OpenedArchive, ArchiveOpenError>) -> Void
+    ) {
+        DetachedThread.start(name: "faro-open") {
+            do throws(ArchiveOpenError) { completion(.success(try open(bytes, limits: limits))) } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// Why a file could not be read, in a few lower-case words.
     private static func reason(_ code: Int32) -> String {
         switch code {

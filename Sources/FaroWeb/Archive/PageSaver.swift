@@ -14,38 +14,50 @@ public struct SavedPage: Sendable {
     public var missing: [(url: String, error: FetchError)]
 }
 
-/// "Guardar" (PRODUCT.md §3): fetches the page fresh (with the device id, like any content load), then its images
-/// and stylesheets concurrently (libcurl multi), plus the images those stylesheets use, and writes a
-/// Chromium-compatible MHT whose addresses carry no device id.
+/// "Guardar" (PRODUCT.md §3): fetches the page fresh (with the device id where a content load carries it), then its
+/// images and stylesheets concurrently (libcurl multi), plus the images those stylesheets use, and writes a
+/// Chromium-compatible MHT that carries no device id: not in its addresses, not in the page's own links (a page may
+/// echo the id back), not in its stylesheets. The archive never exceeds the size the reader opens
+/// (`MHTLimits.archiveMaxBytes`): a page that would is not saved, with a message that says why.
 public struct PageSaver: Sendable {
     public var fetcher: FreshFetcher
     public var resources: ResourceFetcher
     public var writer: MHTWriter
     /// At most this many resources are stored (the rest are left out).
     public var maxResources: Int
+    /// The largest archive written: the reader's limit, so whatever is saved opens again.
+    public var archiveLimit: Int
 
     public init(
         fetcher: FreshFetcher = FreshFetcher(), resources: ResourceFetcher = ResourceFetcher(),
-        writer: MHTWriter = MHTWriter(), maxResources: Int = 300
+        writer: MHTWriter = MHTWriter(), maxResources: Int = 300, archiveLimit: Int = MHTLimits.archiveMaxBytes
     ) {
         self.fetcher = fetcher
         self.resources = resources
         self.writer = writer
         self.maxResources = maxResources
+        self.archiveLimit = archiveLimit
     }
 
     public func save(
         _ url: String, deviceID: String?, now: Date = Date(),
         cancellation: FetchCancellation? = nil
     ) throws(FetchError) -> SavedPage {
-        let requested = deviceID.map { DeviceIDURL.adding(deviceID: $0, to: url) } ?? url
-        let page = try fetcher.fetch(requested, cancellation: cancellation)
+        let requested = DeviceIDURL.forLoad(url, deviceID: deviceID)
+        var page = try fetcher.fetch(requested, cancellation: cancellation)
+        page.body = DeviceIDScrubber.scrub(page.body, knownID: deviceID)
+        guard page.body.count <= archiveLimit else {
+            throw .archiveTooLarge(limit: archiveLimit)
+        }
         let pageURL = DeviceIDURL.stripping(from: page.finalURL)
         let tree = HTMLParser.parse(page.body, charset: page.charset, url: pageURL)
         let document = ReadableDocumentBuilder.build(tree, baseURL: pageURL)
         var references = ResourceReferences.collect(tree, baseURL: pageURL)
         references = Array(references.prefix(maxResources))
 
+        // Whatever the page and its resources weigh beyond the archive's size can never be saved: stop fetching there.
+        var resources = self.resources
+        resources.maxTotalBytes = min(resources.maxTotalBytes, archiveLimit - page.body.count)
         var fetched = resources.fetchAll(references, cancellation: cancellation)
         // Images referenced from the stylesheets (backgrounds, …): one more concurrent round.
         var cssReferences: [String] = []
@@ -61,9 +73,17 @@ public struct PageSaver: Sendable {
         }
         cssReferences = Array(cssReferences.prefix(max(0, maxResources - references.count)))
         if !cssReferences.isEmpty {
+            let received = fetched.values.reduce(0) { total, result in
+                if case .success(let response) = result { return total + response.body.count }
+                return total
+            }
+            resources.maxTotalBytes = max(0, resources.maxTotalBytes - received)
             fetched.merge(resources.fetchAll(cssReferences, cancellation: cancellation)) { a, _ in a }
         }
         if cancellation?.isCancelled == true { throw .cancelled }
+        for case .failure(.resourcesTooLarge) in fetched.values {
+            throw .archiveTooLarge(limit: archiveLimit)
+        }
 
         var stored: [MHTWriter.Resource] = []
         var missing: [(String, FetchError)] = []
@@ -71,9 +91,10 @@ public struct PageSaver: Sendable {
             switch fetched[url] {
             case .success(let response)?:
                 // Stored under the address the page uses, so relative references resolve inside the archive.
-                stored.append(
-                    .init(
-                        url: url, contentType: response.contentType ?? "application/octet-stream", body: response.body))
+                let type = response.contentType ?? "application/octet-stream"
+                let body =
+                    MHTWriter.isTextual(type) ? DeviceIDScrubber.scrub(response.body, knownID: deviceID) : response.body
+                stored.append(.init(url: url, contentType: type, body: body))
             case .failure(let error)?:
                 missing.append((url, error))
             case nil:
@@ -85,6 +106,7 @@ public struct PageSaver: Sendable {
             MHTWriter.Page(
                 url: pageURL, title: title, html: page.body, charset: page.charset,
                 savedAt: now, resources: stored))
+        guard bytes.count <= archiveLimit else { throw .archiveTooLarge(limit: archiveLimit) }
         return SavedPage(
             url: pageURL, title: title, savedAt: now, archive: bytes, resourceCount: stored.count, missing: missing)
     }
@@ -154,6 +176,7 @@ public enum ResourceReferences {
         else { return nil }
         var text = url.absoluteString
         if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
-        return text
+        // A page that echoes the id into its resources' addresses gets them asked for (and stored) without it.
+        return DeviceIDURL.stripping(from: text)
     }
 }

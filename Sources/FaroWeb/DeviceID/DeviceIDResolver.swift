@@ -77,7 +77,9 @@ public struct DeviceIDResolver: Sendable {
     }
 
     /// The `EquipmentIdentifier` of the first modem (lowest object path) ModemManager lists through its
-    /// ObjectManager, or nil when there is no bus, no ModemManager, no modem, or no identifier.
+    /// ObjectManager, or nil when there is no bus, no ModemManager, no modem, or no identifier. Every part of the
+    /// reply is type-checked before it is read: a reply (or a property) of another type than ModemManager's is
+    /// ignored, never read as if it were right.
     public func modemEquipmentIdentifier() -> String? {
         let address =
             systemBusAddress
@@ -95,39 +97,63 @@ public struct DeviceIDResolver: Sendable {
             g_dbus_connection_close_sync(connection, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(connection))
         }
+        // GDBus itself refuses a reply of any other type (G_IO_ERROR_INVALID_ARGUMENT).
+        guard let replyType = g_variant_type_new(Self.managedObjectsReply) else { return nil }
+        defer { g_variant_type_free(replyType) }
         guard
             let reply = g_dbus_connection_call_sync(
                 connection, "org.freedesktop.ModemManager1", "/org/freedesktop/ModemManager1",
-                "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", nil, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
-                timeoutMilliseconds, nil, &error)
+                "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", nil, replyType,
+                G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds, nil, &error)
         else {
             if let error { g_error_free(error) }
             return nil
         }
         defer { g_variant_unref(reply) }
-        guard g_variant_n_children(reply) == 1, let objects = g_variant_get_child_value(reply, 0) else { return nil }
+        return Self.firstEquipmentIdentifier(inReply: reply)
+    }
+
+    /// The D-Bus type of `GetManagedObjects`' reply: object paths to interfaces to properties.
+    static let managedObjectsReply = "(a{oa{sa{sv}}})"
+
+    /// The identifier of the first modem in a `GetManagedObjects` reply; nil for a reply of any other type, and a
+    /// modem whose `EquipmentIdentifier` is not a string is skipped.
+    static func firstEquipmentIdentifier(inReply reply: OpaquePointer) -> String? {
+        guard isOfType(reply, managedObjectsReply), let objects = g_variant_get_child_value(reply, 0) else {
+            return nil
+        }
         defer { g_variant_unref(objects) }
         var found: [(path: String, id: String)] = []
         for i in 0..<g_variant_n_children(objects) {
             guard let entry = g_variant_get_child_value(objects, i) else { continue }
             defer { g_variant_unref(entry) }
-            guard g_variant_n_children(entry) == 2, let pathValue = g_variant_get_child_value(entry, 0),
+            guard isOfType(entry, "{oa{sa{sv}}}"), let pathValue = g_variant_get_child_value(entry, 0),
                 let interfaces = g_variant_get_child_value(entry, 1)
             else { continue }
-            let path = String(cString: g_variant_get_string(pathValue, nil))
-            g_variant_unref(pathValue)
-            defer { g_variant_unref(interfaces) }
-            guard let modem = g_variant_lookup_value(interfaces, "org.freedesktop.ModemManager1.Modem", nil) else {
-                continue
+            defer {
+                g_variant_unref(pathValue)
+                g_variant_unref(interfaces)
             }
+            guard isOfType(pathValue, "o"), isOfType(interfaces, "a{sa{sv}}"),
+                let modem = g_variant_lookup_value(interfaces, "org.freedesktop.ModemManager1.Modem", nil)
+            else { continue }
             defer { g_variant_unref(modem) }
-            guard let ident = g_variant_lookup_value(modem, "EquipmentIdentifier", nil) else { continue }
+            guard isOfType(modem, "a{sv}"), let ident = g_variant_lookup_value(modem, "EquipmentIdentifier", nil)
+            else { continue }
             defer { g_variant_unref(ident) }
-            guard String(cString: g_variant_get_type_string(ident)) == "s" else { continue }
-            let value = String(cString: g_variant_get_string(ident, nil)).trimmingWhitespaceAndNewlines()
-            if !value.isEmpty { found.append((path, value)) }
+            guard isOfType(ident, "s"), let text = g_variant_get_string(ident, nil),
+                let path = g_variant_get_string(pathValue, nil)
+            else { continue }
+            let value = String(cString: text).trimmingWhitespaceAndNewlines()
+            if !value.isEmpty { found.append((String(cString: path), value)) }
         }
         return found.min { Self.modemOrder($0.path, $1.path) }?.id
+    }
+
+    /// Whether `value`'s type string is exactly `type`.
+    static func isOfType(_ value: OpaquePointer, _ type: String) -> Bool {
+        guard let actual = g_variant_get_type_string(value) else { return false }
+        return String(cString: actual) == type
     }
 
     /// `/Modem/2` before `/Modem/10`: by the trailing number, then by text.

@@ -1,122 +1,119 @@
-import CCurl
-import CShim.Curl
+import FaroCore
+import FaroCurl
 import FoundationEssentials
 
-/// libcurl's process-wide setup: `curl_global_init` exactly once, before any transfer (Swift runs a static
-/// `let` initializer once, thread-safely).
-enum CurlRuntime {
-    static let ready: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+/// Where a content load may be redirected: only to http(s) addresses, and never from https down to plain http
+/// (that would send the request, and with it the device id, in clear text). libcurl follows no redirect by itself:
+/// every hop is checked here first.
+enum RedirectRule {
+    /// Nil when the hop from `current` to `target` may be followed, else the error that refuses it.
+    static func refusal(from current: String, to target: String) -> FetchError? {
+        let targetScheme = scheme(target)
+        guard targetScheme == "http" || targetScheme == "https" else {
+            return .unsupportedRedirect(to: RedactedURL(target))
+        }
+        if scheme(current) == "https", targetScheme == "http" { return .insecureRedirect(to: RedactedURL(target)) }
+        return nil
+    }
+
+    /// The lower-cased scheme of an absolute URL, or "" when it has none.
+    static func scheme(_ url: String) -> String {
+        guard let colon = url.firstIndex(of: ":") else { return "" }
+        let scheme = url[..<colon]
+        return scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) ? scheme.lowercased() : ""
+    }
 }
 
-/// One configured libcurl easy handle and what it collects: the body, capped in size, with progress reports and
-/// cancellation through the transfer callback. Used alone (a page) or inside a multi handle (resources).
+/// One content transfer on Faro's libcurl wrapper: fresh (no-cache headers, a brand-new in-memory cookie store that
+/// lives as long as the load), http(s) only, certificates verified, redirects followed hop by hop under
+/// `RedirectRule` up to the limit, timeouts, size cap, progress and cancellation. Used alone (a page) or inside a
+/// `CurlMulti` (resources).
 final class CurlTransfer {
-    let handle: UnsafeMutableRawPointer
-    let url: String
+    let handle: CurlHandle
+    /// The URL first asked for.
+    let requestedURL: String
+    /// The URL of the hop in progress (the final URL once done).
+    private(set) var currentURL: String
+    private(set) var redirects = 0
     let options: FetchOptions
-    private var headers: UnsafeMutablePointer<curl_slist>?
-    private(set) var body: [UInt8] = []
-    private(set) var overflowed = false
-    let cancellation: FetchCancellation?
-    let progress: (@Sendable (Int64, Int64?) -> Void)?
+    private let observer: CurlObserver
 
-    /// Creates and configures the handle: fresh (no-cache headers, a brand-new in-memory cookie store, cleared),
-    /// http(s) only, redirects followed up to the limit, timeouts, size cap, progress and cancellation.
-    init(
-        url: String, options: FetchOptions, cancellation: FetchCancellation?,
-        progress: (@Sendable (Int64, Int64?) -> Void)?
-    ) throws(FetchError) {
-        guard CurlRuntime.ready else { throw .network("libcurl could not be initialised") }
-        guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let handle = curl_easy_init()
-        else {
-            throw .invalidURL(url)
+    /// Makes the handle (refusing when libcurl cannot enforce a protection) and prepares the first request.
+    init(url: String, options: FetchOptions, observer: CurlObserver) throws(FetchError) {
+        let scheme = RedirectRule.scheme(url)
+        guard scheme == "http" || scheme == "https" else { throw .invalidURL(RedactedURL(url)) }
+        var settings = CurlSettings(
+            connectTimeout: options.connectTimeout, totalTimeout: options.totalTimeout, userAgent: options.userAgent,
+            privateCookies: true, acceptCompressed: true, trust: options.trust)
+        settings.protocols = options.protocols
+        do { handle = try CurlHandle(settings) } catch {
+            throw CurlTransfer.fetchError(error, options: options, url: url)
         }
-        self.handle = handle
-        self.url = url
+        requestedURL = url
+        currentURL = url
         self.options = options
-        self.cancellation = cancellation
-        self.progress = progress
-        configure()
-        // Room for a typical page up front, so the transfer itself rarely reallocates.
-        body.reserveCapacity(min(options.maxBytes, 64 << 10))
+        self.observer = observer
+        try prepare(url)
     }
 
-    deinit {
-        curl_easy_cleanup(handle)
-        if let headers { curl_slist_free_all(headers) }
+    private func prepare(_ url: String) throws(FetchError) {
+        currentURL = url
+        // Always fresh: ask every cache on the way to revalidate.
+        let request = CurlRequest(
+            url: url, headers: ["Cache-Control: no-cache", "Pragma: no-cache"], maxBytes: options.maxBytes)
+        do { try handle.prepare(request, observer: observer) } catch {
+            throw CurlTransfer.fetchError(error, options: options, url: url)
+        }
     }
 
-    private func configure() {
-        faro_curl_easy_setopt_string(handle, CURLOPT_URL, url)
-        faro_curl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-        faro_curl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        faro_curl_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        faro_curl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        faro_curl_easy_setopt_long(handle, CURLOPT_MAXREDIRS, options.maxRedirects)
-        faro_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000))
-        faro_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(options.totalTimeout * 1000))
-        faro_curl_easy_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBytes))
-        faro_curl_easy_setopt_string(handle, CURLOPT_USERAGENT, options.userAgent)
-        faro_curl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
-        // Always fresh: ask every cache on the way to revalidate, and keep no cookie from any earlier load. An empty
-        // COOKIEFILE turns on libcurl's in-memory cookie engine for this handle only (redirects within the load
-        // keep their cookies, as in a browser); "ALL" empties it before the request.
-        for header in ["Cache-Control: no-cache", "Pragma: no-cache"] { headers = curl_slist_append(headers, header) }
-        faro_curl_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers))
-        faro_curl_easy_setopt_string(handle, CURLOPT_COOKIEFILE, "")
-        faro_curl_easy_setopt_string(handle, CURLOPT_COOKIELIST, "ALL")
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        faro_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me)
-        faro_curl_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, user in
-            guard let user else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
-            let length = size * count
-            guard let data, length > 0 else { return length }
-            if transfer.body.count + length > transfer.options.maxBytes {
-                transfer.overflowed = true
-                return 0
+    /// What happened after libcurl finished one hop.
+    enum Step {
+        /// The load is over: its response or the error.
+        case done(Result<FetchResponse, FetchError>)
+        /// A redirect was taken: the handle is prepared for the next hop, perform it again.
+        case again
+    }
+
+    /// The response of a finished hop, an error, or `.again` when its redirect may be followed.
+    func step(_ result: Result<CurlResponse, CurlError>) -> Step {
+        let response: CurlResponse
+        switch result {
+        case .failure(let error):
+            return .done(.failure(CurlTransfer.fetchError(error, options: options, url: currentURL)))
+        case .success(let r): response = r
+        }
+        if (300..<400).contains(response.status), let target = response.redirectURL, !target.isEmpty {
+            guard redirects < options.maxRedirects else {
+                return .done(.failure(.tooManyRedirects(limit: options.maxRedirects)))
             }
-            data.withMemoryRebound(to: UInt8.self, capacity: length) {
-                transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-            }
-            return length
+            if let refusal = RedirectRule.refusal(from: currentURL, to: target) { return .done(.failure(refusal)) }
+            redirects += 1
+            do throws(FetchError) { try prepare(target) } catch { return .done(.failure(error)) }
+            return .again
         }
-        faro_curl_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, me)
-        faro_curl_easy_setopt_progress_callback(handle) { user, total, now, _, _ in
-            guard let user else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
-            if transfer.cancellation?.isCancelled == true { return 1 }
-            transfer.progress?(Int64(now), total > 0 ? Int64(total) : nil)
-            return 0
+        guard (200..<300).contains(response.status) else {
+            return .done(.failure(.httpStatus(response.status, url: RedactedURL(currentURL))))
         }
-        // The transfer callback only runs when someone listens for progress or may cancel.
-        faro_curl_easy_setopt_long(handle, CURLOPT_NOPROGRESS, progress == nil && cancellation == nil ? 1 : 0)
+        return .done(
+            .success(
+                FetchResponse(
+                    requestedURL: requestedURL, finalURL: currentURL, status: response.status,
+                    contentType: response.contentType, body: response.body)))
     }
 
-    /// The response once libcurl finished with `code`, or the error it means.
-    func finish(_ code: CURLcode) -> Result<FetchResponse, FetchError> {
-        switch code {
-        case CURLE_OK: break
-        case CURLE_ABORTED_BY_CALLBACK: return .failure(.cancelled)
-        case CURLE_OPERATION_TIMEDOUT: return .failure(.timedOut(seconds: options.totalTimeout))
-        case CURLE_FILESIZE_EXCEEDED: return .failure(.tooLarge(limit: options.maxBytes))
-        case CURLE_WRITE_ERROR where overflowed: return .failure(.tooLarge(limit: options.maxBytes))
-        case CURLE_TOO_MANY_REDIRECTS: return .failure(.tooManyRedirects(limit: options.maxRedirects))
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .failure(.invalidURL(url))
-        default: return .failure(.network(String(cString: curl_easy_strerror(code))))
+    /// The fetch error a libcurl failure means for a content load of `url`.
+    static func fetchError(_ error: CurlError, options: FetchOptions, url: String) -> FetchError {
+        switch error {
+        case .unavailable(let reason): return .network("libcurl could not start (\(reason))")
+        case .unprotected: return .unprotected(error.description)
+        case .setupFailed: return .network(error.description)
+        case .cancelled: return .cancelled
+        case .timedOut: return .timedOut(seconds: options.totalTimeout)
+        case .tooLarge: return .tooLarge(limit: options.maxBytes)
+        case .unsupportedProtocol, .malformedURL: return .invalidURL(RedactedURL(url))
+        case .untrustedCertificate(let detail): return .untrustedCertificate(detail)
+        case .tlsFailed(let detail): return .tls(detail)
+        case .transport(let detail): return .network(detail)
         }
-        var status = 0
-        faro_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        var effective: UnsafePointer<CChar>?
-        faro_curl_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
-        var type: UnsafePointer<CChar>?
-        faro_curl_easy_getinfo_string(handle, CURLINFO_CONTENT_TYPE, &type)
-        let finalURL = effective.map { String(cString: $0) } ?? url
-        guard (200..<300).contains(status) else { return .failure(.httpStatus(status, url: finalURL)) }
-        return .success(
-            FetchResponse(
-                requestedURL: url, finalURL: finalURL, status: status,
-                contentType: type.map { String(cString: $0) }, body: body))
     }
 }

@@ -1,10 +1,11 @@
-import CCurl
 import FaroCore
+import FaroCurl
 import FoundationEssentials
 
 /// Loads content the way the content view must (PRODUCT.md §1): from the network only, with
 /// `Cache-Control: no-cache` and `Pragma: no-cache`, a fresh cookie store for every load, no disk cache, redirects
-/// followed up to a limit, timeouts, progress reports and cancellation.
+/// followed (within `RedirectRule`) up to a limit, certificates verified, timeouts, progress reports and
+/// cancellation.
 public struct FreshFetcher: Sendable {
     public var options: FetchOptions
 
@@ -16,14 +17,21 @@ public struct FreshFetcher: Sendable {
         _ url: String, cancellation: FetchCancellation? = nil,
         progress: (@Sendable (Int64, Int64?) -> Void)? = nil
     ) throws(FetchError) -> FetchResponse {
-        let transfer = try CurlTransfer(url: url, options: options, cancellation: cancellation, progress: progress)
+        var isCancelled: (@Sendable () -> Bool)?
+        if let cancellation { isCancelled = { cancellation.isCancelled } }
+        let observer = CurlObserver(progress: progress, isCancelled: isCancelled)
+        let transfer = try CurlTransfer(url: url, options: options, observer: observer)
         let clock = ContinuousClock()
         let started = clock.now
-        let code = curl_easy_perform(transfer.handle)
-        let elapsed = clock.now - started
-        var response = try transfer.finish(code).get()
-        response.transferDuration = elapsed
-        return response
+        while true {
+            switch transfer.step(transfer.handle.perform()) {
+            case .again: continue
+            case .done(let result):
+                var response = try result.get()
+                response.transferDuration = clock.now - started
+                return response
+            }
+        }
     }
 
     /// Starts fetching `url` on a thread of its own and calls `completion` there when done (the GUI hops back to

@@ -13,18 +13,28 @@ public struct LoadedPage: Sendable {
     public var parseDuration: Duration
     /// The document's images by source URL, when loaded with `images: true` (those that failed are absent).
     public var images: [String: [UInt8]] = [:]
+    /// Whether the request carried the device id: false for a plain-http page from another computer (and when no
+    /// id was given), which the content view says.
+    public var sentDeviceID = false
 }
 
-/// Loads a microsite exactly as the content view does: device id added to the URL (`?imei=`/`&imei=`), fetched
-/// fresh, parsed into the readable document. Blocking: the GUI calls it on a worker thread, never the UI thread.
+/// Loads a microsite exactly as the content view does: device id added to the URL (`?imei=`/`&imei=`) when the
+/// URL is https (or loopback), fetched fresh, parsed into the readable document. Blocking: the GUI calls it on a
+/// worker thread, never the UI thread.
 public struct PageLoader: Sendable {
     public var fetcher: FreshFetcher
     public var resources: ResourceFetcher
     /// At most this many images are fetched with a page.
     public var maxImages: Int
 
+    /// What the content view fetches of a page's images: up to 8 MB each and 32 MB together (the view then limits
+    /// what it decodes).
+    public static let imageFetcher = ResourceFetcher(
+        options: FetchOptions(totalTimeout: 20, maxBytes: 8 << 20), maxTotalBytes: 32 << 20)
+
     public init(
-        fetcher: FreshFetcher = FreshFetcher(), resources: ResourceFetcher = ResourceFetcher(), maxImages: Int = 100
+        fetcher: FreshFetcher = FreshFetcher(), resources: ResourceFetcher = PageLoader.imageFetcher,
+        maxImages: Int = 100
     ) {
         self.fetcher = fetcher
         self.resources = resources
@@ -37,7 +47,7 @@ public struct PageLoader: Sendable {
         _ url: String, deviceID: String?, images: Bool = false, cancellation: FetchCancellation? = nil,
         progress: (@Sendable (Int64, Int64?) -> Void)? = nil
     ) throws(FetchError) -> LoadedPage {
-        let requested = deviceID.map { DeviceIDURL.adding(deviceID: $0, to: url) } ?? url
+        let requested = DeviceIDURL.forLoad(url, deviceID: deviceID)
         let clock = ContinuousClock()
         let started = clock.now
         let response = try fetcher.fetch(requested, cancellation: cancellation, progress: progress)
@@ -53,6 +63,7 @@ public struct PageLoader: Sendable {
         var page = LoadedPage(
             url: shown, response: response, document: document, fetchDuration: fetched - started,
             parseDuration: clock.now - fetched)
+        page.sentDeviceID = requested != DeviceIDURL.stripping(from: url)
         if images {
             let sources = document.imageSources.filter { $0.hasPrefix("http://") || $0.hasPrefix("https://") }.prefix(
                 maxImages)

@@ -32,9 +32,9 @@ final class SiteAdapters: SiteServices, @unchecked Sendable {
                 let fraction = total.flatMap { $0 > 0 ? min(1, Double(now) / Double($0)) : nil }
                 FaroApplication.performOnMain { progress(fraction) }
             },
-            completion: { result in
+            completion: { [deviceID] result in
                 let answer = result.map { LoadedSite(url: $0.url, document: $0.document, images: $0.images) }
-                    .mapError { SiteError($0.description) }
+                    .mapError { SiteError(DeviceIDScrubber.scrub($0.description, knownID: deviceID)) }
                 FaroApplication.performOnMain { completion(answer) }
             })
     }
@@ -54,7 +54,7 @@ final class SiteAdapters: SiteServices, @unchecked Sendable {
                     business: request.business, mht: page.archive, now: request.savedAt)
                 result = .success(id)
             } catch {
-                result = .failure(SiteError("\(error)"))
+                result = .failure(SiteError(DeviceIDScrubber.scrub("\(error)", knownID: deviceID)))
             }
             FaroApplication.performOnMain { completion(result) }
         }
@@ -67,6 +67,27 @@ final class SiteAdapters: SiteServices, @unchecked Sendable {
     }
 
     func openSaved(_ id: Int64) throws(SiteError) -> LoadedSite {
+        try SiteAdapters.openSaved(id, in: database)
+    }
+
+    /// `openSaved(_:)` on a thread of its own (reading the archive from SQLite, the MHT and its HTML never touch the
+    /// GTK thread); `completion` runs on the GTK thread.
+    func openSaved(_ id: Int64, completion: @escaping @MainActor @Sendable (Result<LoadedSite, SiteError>) -> Void) {
+        let path = databasePath
+        DetachedThread.start(name: "faro-open") {
+            let result: Result<LoadedSite, SiteError>
+            do {
+                result = .success(try SiteAdapters.openSaved(id, in: try FaroDatabase(path: path)))
+            } catch let error as SiteError {
+                result = .failure(error)
+            } catch {
+                result = .failure(SiteError("\(error)"))
+            }
+            FaroApplication.performOnMain { completion(result) }
+        }
+    }
+
+    private static func openSaved(_ id: Int64, in database: FaroDatabase) throws(SiteError) -> LoadedSite {
         do {
             guard let bytes = try database.savedPages.archive(id: id) else {
                 throw SiteError("that saved page is gone")
@@ -74,11 +95,13 @@ final class SiteAdapters: SiteServices, @unchecked Sendable {
             let opened = try ArchiveOpener.open(bytes)
             var images: [String: [UInt8]] = [:]
             for source in opened.document.imageSources { images[source] = opened.imageData(for: source) }
-            return LoadedSite(url: opened.archive.location ?? "", document: opened.document, images: images)
+            return LoadedSite(
+                url: DeviceIDURL.stripping(from: opened.archive.location ?? ""), document: opened.document,
+                images: images)
         } catch let error as SiteError {
             throw error
         } catch {
-            throw SiteError("\(error)")
+            throw SiteError(DeviceIDScrubber.scrub("\(error)"))
         }
     }
 

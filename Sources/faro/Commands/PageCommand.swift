@@ -4,8 +4,8 @@ import FaroWeb
 import FoundationEssentials
 import Glibc
 
-/// `faro page URL`: fetches a microsite exactly as the content view does (fresh, device id added) and prints its
-/// readable text.
+/// `faro page URL`: fetches a microsite exactly as the content view does (fresh, device id added where the URL is
+/// https or loopback) and prints its readable text. No message it prints carries the device id.
 enum PageCommand {
     static let help = CommandHelp(
         name: "page", synopsis: ["faro page URL [--device-id ID] [--timeout SECONDS] [--timing]"],
@@ -31,16 +31,21 @@ enum PageCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let explicitID = try args.option("--device-id")
-        let timeout = try args.number("--timeout", in: 1...600) ?? 30
+        let explicitID = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.option("--device-id") }
+        let timeout = try WebSupport.withoutDeviceID { () throws(UsageError) in
+            try args.number("--timeout", in: 1...600) ?? 30
+        }
         let timing = args.flag("--timing")
-        let url = try args.positional("URL")
-        try args.finish()
+        let url = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.positional("URL") }
+        try WebSupport.withoutDeviceID { () throws(UsageError) in try args.finish() }
         let deviceID = try WebSupport.deviceID(explicitID)
         let loader = PageLoader(fetcher: FreshFetcher(options: FetchOptions(totalTimeout: timeout)))
         let page: LoadedPage
         do { page = try loader.load(url, deviceID: deviceID.value) } catch {
-            throw CommandFailure(description: error.description)
+            throw WebSupport.failure(error.description, deviceID: deviceID.value)
+        }
+        if !page.sentDeviceID, !DeviceIDURL.mayCarryDeviceID(url) {
+            Output.error("faro: \(RedactedURL(url)) is not https: loaded without the device id")
         }
         let renderStart = ContinuousClock.now
         let text = PlainTextRenderer.render(page.document)
@@ -57,12 +62,26 @@ enum PageCommand {
     }
 }
 
-/// What the web commands share: the device id (explicit, or ModemManager, or the machine id) and time formatting.
+/// What the web commands share: the device id (explicit, or ModemManager, or the machine id), messages without it,
+/// and time formatting.
 enum WebSupport {
     static func deviceID(_ explicit: String?) throws -> DeviceID {
         if let explicit { return DeviceID(value: explicit, source: .machine) }
         do { return try DeviceIDResolver.fromEnvironment().resolve() } catch {
             throw CommandFailure(description: error.description)
+        }
+    }
+
+    /// A failure whose text has been through `DeviceIDScrubber` (every `imei=` parameter, and the id itself, out).
+    static func failure(_ text: String, deviceID: String?) -> CommandFailure {
+        CommandFailure(description: DeviceIDScrubber.scrub(text, knownID: deviceID))
+    }
+
+    /// Runs a step of argument parsing; its usage error (which may quote a URL given on the command line) comes out
+    /// without the device id.
+    static func withoutDeviceID<T>(_ step: () throws(UsageError) -> T) throws(UsageError) -> T {
+        do { return try step() } catch {
+            throw UsageError(description: DeviceIDScrubber.scrub(error.description))
         }
     }
 

@@ -32,22 +32,25 @@ enum SaveCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let output = try args.option("-o") ?? args.option("--output")
-        let business = try args.option("--business") ?? ""
-        let explicitID = try args.option("--device-id")
+        let output = try WebSupport.withoutDeviceID { () throws(UsageError) -> String? in
+            if let short = try args.option("-o") { return short }
+            return try args.option("--output")
+        }
+        let business = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.option("--business") ?? "" }
+        let explicitID = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.option("--device-id") }
         let timing = args.flag("--timing")
-        let url = try args.positional("URL")
-        try args.finish()
+        let url = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.positional("URL") }
+        try WebSupport.withoutDeviceID { () throws(UsageError) in try args.finish() }
         let deviceID = try WebSupport.deviceID(explicitID)
         let started = ContinuousClock.now
         let saved: SavedPage
         do { saved = try PageSaver().save(url, deviceID: deviceID.value) } catch {
-            throw CommandFailure(description: error.description)
+            throw WebSupport.failure(error.description, deviceID: deviceID.value)
         }
         let elapsed = ContinuousClock.now - started
         if let output {
             do { try AtomicFile.write(saved.archive, to: output) } catch {
-                throw CommandFailure(description: error.description)
+                throw WebSupport.failure(error.description, deviceID: deviceID.value)
             }
         }
         let database = try OutboxStoreAccess.open()
@@ -57,13 +60,18 @@ enum SaveCommand {
                 url: saved.url, title: saved.title, business: business, mht: saved.archive,
                 now: saved.savedAt.timeIntervalSince1970)
         } catch {
-            throw CommandFailure(description: "cannot store the page in Guardados: \(error.description)")
+            throw WebSupport.failure(
+                "cannot store the page in Guardados: \(error.description)", deviceID: deviceID.value)
         }
         let destination = output.map { " and \($0)" } ?? ""
         Output.line(
-            "saved \"\(saved.title)\" (\(saved.url)) with \(saved.resourceCount) resource(s) to Guardados #\(id)\(destination)"
-        )
-        for (missingURL, why) in saved.missing { Output.error("faro: left out \(missingURL): \(why)") }
+            DeviceIDScrubber.scrub(
+                "saved \"\(saved.title)\" (\(RedactedURL(saved.url))) with \(saved.resourceCount) resource(s) to "
+                    + "Guardados #\(id)\(destination)", knownID: deviceID.value))
+        for (missingURL, why) in saved.missing {
+            Output.error(
+                DeviceIDScrubber.scrub("faro: left out \(RedactedURL(missingURL)): \(why)", knownID: deviceID.value))
+        }
         if timing {
             Output.error(
                 "timing: save \(WebSupport.milliseconds(elapsed)) ms, \(saved.resourceCount) resources, "

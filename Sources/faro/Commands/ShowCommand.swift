@@ -5,7 +5,7 @@ import FoundationEssentials
 import Glibc
 
 /// `faro show FILE.mht`: prints the readable text of a saved archive (Faro's, Chrome's, IE's, Word's, …) with no
-/// network access at all: nothing here can fetch.
+/// network access at all: nothing here can fetch. Its links, and its messages, carry no device id.
 enum ShowCommand {
     static let help = CommandHelp(
         name: "show", synopsis: ["faro show FILE.mht [--timing]"],
@@ -23,12 +23,12 @@ enum ShowCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
         let timing = args.flag("--timing")
-        let path = try args.positional("FILE.mht")
-        try args.finish()
+        let path = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.positional("FILE.mht") }
+        try WebSupport.withoutDeviceID { () throws(UsageError) in try args.finish() }
         let started = ContinuousClock.now
         let opened: OpenedArchive
         do { opened = try ArchiveOpener.open(path: path) } catch {
-            throw CommandFailure(description: error.description)
+            throw WebSupport.failure(error.description, deviceID: nil)
         }
         let text = PlainTextRenderer.render(opened.document)
         Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
