@@ -41,30 +41,42 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
         ),
         .target(name: "FaroStore", dependencies: ["FaroCore", "CSQLite", "CShim"], path: "Sources/FaroStore"),
-        .target(name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "CCurl", "CShim"], path: "Sources/FaroNet"),
+        .target(
+            name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "CCurl", "CShim", "CGio"], path: "Sources/FaroNet"),
         .executableTarget(
-            name: "faro-backend", dependencies: ["FaroCore", "FaroStore", "FaroInstall", "CSoup", "CShim"], path: "Sources/faro-backend"
+            name: "faro-backend", dependencies: ["FaroCore", "FaroStore", "FaroInstall", "CSoup", "CShim"],
+            path: "Sources/faro-backend"
         ),
         .target(name: "FaroBluetooth", dependencies: ["FaroCore", "CGio", "CBluez"], path: "Sources/FaroBluetooth"),
         .target(
-            name: "FaroWeb", dependencies: ["FaroCore", "CShim", "CCurl", "CXML2", "CGio", "CQREncode"], path: "Sources/FaroWeb"
+            name: "FaroWeb", dependencies: ["FaroCore", "CShim", "CCurl", "CXML2", "CGio", "CQREncode"],
+            path: "Sources/FaroWeb"
         ),
-        .executableTarget(name: "faro", dependencies: ["FaroCore", "FaroBluetooth", "FaroStore", "FaroNet", "FaroApp", "FaroUI", "FaroWeb", "FaroInstall"],
+        .executableTarget(
+            name: "faro",
+            dependencies: [
+                "FaroCore", "FaroBluetooth", "FaroStore", "FaroNet", "FaroApp", "FaroUI", "FaroWeb", "FaroInstall",
+            ],
             path: "Sources/faro"
         ),
         .target(name: "FaroApp", dependencies: ["FaroCore"], path: "Sources/FaroApp"),
         .target(name: "FaroInstall", path: "Sources/FaroInstall"),
-        .target(name: "FaroUI",
-            dependencies: ["FaroApp", "FaroCore", "FaroBluetooth", "FaroInstall", "CGtk", "CNotify", "CAppIndicator", "CShim"],
+        .target(
+            name: "FaroUI",
+            dependencies: [
+                "FaroApp", "FaroCore", "FaroBluetooth", "FaroInstall", "CGtk", "CNotify", "CAppIndicator", "CShim",
+            ],
             path: "Sources/FaroUI"),
         .target(name: "FaroTestSupport", dependencies: ["CShim"], path: "Tests/FaroTestSupport"),
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),
         .testTarget(
-            name: "FaroNetTests", dependencies: ["FaroNet", "FaroStore", "FaroCore", "FaroTestSupport"],
+            name: "FaroNetTests",
+            dependencies: ["FaroNet", "FaroStore", "FaroCore", "FaroApp", "FaroTestSupport", "CGio"],
             path: "Tests/FaroNetTests"
         ),
         .testTarget(
-            name: "FaroStoreTests", dependencies: ["FaroStore", "FaroCore", "FaroTestSupport"], path: "Tests/FaroStoreTests"
+            name: "FaroStoreTests", dependencies: ["FaroStore", "FaroCore", "FaroTestSupport"],
+            path: "Tests/FaroStoreTests"
         ),
         .testTarget(name: "FaroAppTests", dependencies: ["FaroApp", "FaroCore"], path: "Tests/FaroAppTests"),
         .testTarget(
@@ -74,10 +86,13 @@ let package = Package(
         .testTarget(name: "CShimTests", dependencies: ["CShim"], path: "Tests/CShimTests"),
         .testTarget(
             name: "FaroWebTests",
-            dependencies: ["FaroWeb", "FaroCore", "FaroStore", "FaroUI", "CGtk", "FaroTestSupport", "faro", "faro-backend"],
+            dependencies: [
+                "FaroWeb", "FaroCore", "FaroStore", "FaroUI", "CGtk", "FaroTestSupport", "faro", "faro-backend",
+            ],
             path: "Tests/FaroWebTests"
         ),
-        .testTarget(name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),
+        .testTarget(
+            name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),
         .testTarget(
             name: "FaroBluetoothTests", dependencies: ["FaroBluetooth", "FaroCore", "FaroTestSupport", "CGio", "faro"],
             path: "Tests/FaroBluetoothTests", exclude: ["Templates"]

@@ -2,6 +2,7 @@ internal import CGtk
 internal import CNotify
 internal import CShim
 import FaroApp
+import FaroCore
 
 /// Zone-entry notifications through libnotify: one notification at a time, updated in place when more places are
 /// entered, with "open the list" as the default action and "Ver sitio" for the place. Servers without actions
