@@ -7,6 +7,8 @@ struct BackendOptions {
         Usage: faro-backend [--port N] [--database FILE] [--data DIR] [--app-key KEY]
                             [--fail-rate F] [--fail-status 500,503] [--latency-ms MIN[:MAX]] [--drop-rate F]
                             [--refuse-for SECONDS] [--refuse-every SECONDS] [--seed N]
+                            [--page-cap N] [--ignore-top] [--fail-body-containing TEXT] [--refuse-listing TABLE]
+                            [--load FILE [--load-only]]
 
         A local stand-in for Faro's Azure Mobile Apps backend (tables protocol 2.0.0) on 127.0.0.1, with the demo
         catalog (table 'beacons') and the demo microsites (/sitios/<slug>/) from DIR/demo.
@@ -25,6 +27,14 @@ struct BackendOptions {
           --refuse-for S      stop listening for S seconds, starting right after the start-up line…
           --refuse-every P    …and again every P seconds.
           --seed N            seed of the fault dice (default: random).
+          --page-cap N        list pages hold at most N rows whatever $top asks (short pages).
+          --ignore-top        list pages hold every matching row ($top is ignored).
+          --fail-body-containing TEXT   inserts whose body contains TEXT always fail with 500.
+          --refuse-listing TABLE        listing TABLE answers 403 unless it looks up one major/minor.
+        Data:
+          --load FILE         apply FILE ({"table": [rows]}) to the tables at start: rows are inserted or updated
+                              (their own updatedAt kept when given), "deleted": true soft-deletes.
+          --load-only         apply --load to --database and exit (while another faro-backend serves that file).
         """
 
     var port: UInt32 = 0
@@ -38,6 +48,12 @@ struct BackendOptions {
     var refuseFor = 0.0
     var refuseEvery = 0.0
     var seed: UInt64?
+    var pageCap: Int?
+    var ignoreTop = false
+    var poison: String?
+    var loadFiles: [String] = []
+    var refuseListing: Set<String> = []
+    var loadOnly = false
 
     /// A command-line mistake: printed with the usage, exit status 2.
     struct UsageError: Error, CustomStringConvertible {
@@ -95,6 +111,16 @@ struct BackendOptions {
             case "--seed":
                 guard let s = UInt64(try value(word)) else { throw UsageError(description: "--seed must be a number") }
                 seed = s
+            case "--page-cap":
+                guard let n = Int(try value(word)), n >= 1 else {
+                    throw UsageError(description: "--page-cap must be a whole number from 1")
+                }
+                pageCap = n
+            case "--ignore-top": ignoreTop = true
+            case "--fail-body-containing": poison = try value(word)
+            case "--refuse-listing": refuseListing.insert(try value(word))
+            case "--load": loadFiles.append(try value(word))
+            case "--load-only": loadOnly = true
             case "--help", "-h":
                 throw UsageError(description: "")
             default:
