@@ -71,7 +71,8 @@ public struct CatalogSyncScheduler: Sendable {
             guard !waitingForKey else { return }
             failures = 0
             retryAt = -.infinity
-            pullDue = now
+            // Listing: pull now. Lookups: the beacons not asked yet are due now.
+            if listingAllowed { pullDue = now }
             for key in unknown.keys where unknown[key].map({ $0.attempts == 0 }) ?? false { unknown[key]?.nextAt = now }
             if inFlight != nil { retryAfterFlight = true }
         case .unknownBeacon(let identity):

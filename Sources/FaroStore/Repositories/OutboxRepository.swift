@@ -144,8 +144,9 @@ public struct OutboxRepository {
     }
 
     /// Writes the result of an attempt on row `seq`; ignored if the row is no longer pending (another deliverer
-    /// settled it, or the user discarded it). A row with no backend yet is bound to `backend`. Returns whether the
-    /// row changed.
+    /// settled it, or the user discarded it). A row with no backend yet that `backend` settled (delivered or
+    /// refused for good) is bound to it; one still pending stays free for whichever backend delivers it. Returns
+    /// whether the row changed.
     @discardableResult
     public func apply(_ transition: OutboxTransition, toRow seq: Int64, now: Double, backend: String? = nil)
         throws(StoreError) -> Bool
@@ -157,8 +158,8 @@ public struct OutboxRepository {
             [
                 .text(transition.state.rawValue), .integer(Int64(transition.attempts)), .real(transition.nextAttemptAt),
                 transition.lastError.map { .text($0) } ?? .null, .real(now),
-                transition.serverErrors.map { .integer(Int64($0)) } ?? .null, backend.map { .text($0) } ?? .null,
-                .integer(seq),
+                transition.serverErrors.map { .integer(Int64($0)) } ?? .null,
+                transition.state == .pending ? .null : backend.map { .text($0) } ?? .null, .integer(seq),
             ])
         return connection.changes > 0
     }
