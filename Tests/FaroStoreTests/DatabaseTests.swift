@@ -81,7 +81,10 @@ import Testing
             #expect(rate.orderKey == OutboxSubmission.orderKey(cliente: "Café", titulo: "Menú"))
             #expect(try db.outbox.row(id: "old-reg")?.orderKey == nil)
             #expect(try db.outbox.row(id: "old-bad")?.orderKey == nil)
-            #expect(try db.outbox.due(backend: "https://b", now: 10, limit: 10).map(\.id) == ["old-rate", "old-reg", "old-bad"])
+            #expect(
+                try db.outbox.due(backend: "https://b", now: 10, limit: 10).map(\.id) == [
+                    "old-rate", "old-reg", "old-bad",
+                ])
         }
         // Every table of the latest schema works after the upgrade.
         try db.outbox.enqueue(.interested(try registration(1)), id: "id-1", now: 10)
