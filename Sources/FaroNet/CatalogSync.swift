@@ -86,9 +86,17 @@ public final class CatalogSync: CatalogSyncing {
             throw .store(error)
         }
         var report = CatalogPullReport()
+        // The next page is fetched while this one is stored (each page with its delta token, in one transaction);
+        // a request in flight is always waited for before returning, so the client is never left in use.
+        let fetcher = CatalogPageFetcher(client: client)
+        defer { fetcher.close() }
+        fetcher.request(plan.nextQuery)
+        var inFlight = true
+        defer { if inFlight { _ = fetcher.take() } }
         while !plan.isFinished {
             let page: TablesClient.ListPage
-            do { page = try client.catalogPage(query: plan.nextQuery) } catch {
+            inFlight = false
+            do { page = try TablesClient.listPage(fetcher.take()) } catch {
                 throw CatalogSync.classify(error, table: client.configuration.tables.catalog, listing: true)
             }
             report.pages += 1
@@ -96,6 +104,10 @@ public final class CatalogSync: CatalogSyncing {
             report.rows += page.rows.count
             let received: CatalogPullPlan.Page
             do { received = try plan.receive(page.rows) } catch { throw .unusableAnswer(error.description) }
+            if !received.isLast {
+                fetcher.request(plan.nextQuery)
+                inFlight = true
+            }
             do {
                 let applied = try catalog.apply(
                     received.changes, cursor: received.cursor, source: source,

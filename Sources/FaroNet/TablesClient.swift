@@ -94,7 +94,12 @@ public final class TablesClient {
         guard url.hasPrefix(configuration.baseURL + "/") else {
             throw .redirected(status: 0, location: url)
         }
-        let json = try jsonAnswer(get(url, limit: limit))
+        return try TablesClient.listPage(get(url, limit: limit))
+    }
+
+    /// A list request's answer read as a page (rows, count, next link), or the error that explains why not.
+    public static func listPage(_ result: Result<HTTPResponse, TablesError>) throws(TablesError) -> ListPage {
+        let json = try jsonAnswer(result)
         let next = TablesClient.nextLink(json.response.header("Link"))
         let bytes = json.response.body.count
         if let rows = json.value.arrayValue { return ListPage(rows: rows, count: nil, next: next, bytes: bytes) }
@@ -104,17 +109,23 @@ public final class TablesClient {
         throw .malformedResponse("expected an array of rows or {results, count}")
     }
 
-    /// One page of an incremental catalog pull: `GET /tables/{catalog}?{query}` (see `CatalogPullPlan`), allowed
-    /// up to `maxCatalogPageBytes` (a server that ignores `$top` sends the whole table at once).
+    /// The raw answer to one page of an incremental catalog pull: `GET /tables/{catalog}?{query}` (see
+    /// `CatalogPullPlan`), allowed up to `maxCatalogPageBytes` (a server that ignores `$top` sends the whole table at
+    /// once). `listPage` reads it; the sync does so on its own thread while the next page is on its way.
+    public func catalogPageResponse(query: String) -> Result<HTTPResponse, TablesError> {
+        get(tableURL(configuration.tables.catalog) + "?" + query, limit: configuration.maxCatalogPageBytes)
+    }
+
+    /// One page of an incremental catalog pull, fetched and read.
     public func catalogPage(query: String) throws(TablesError) -> ListPage {
-        try list(url: tableURL(configuration.tables.catalog) + "?" + query, limit: configuration.maxCatalogPageBytes)
+        try TablesClient.listPage(catalogPageResponse(query: query))
     }
 
     /// `GET /tables/{table}/{id}`: the row, or nil for 404.
     public func item(table: String, id: String) throws(TablesError) -> JSONValue? {
         let result = get(tableURL(table) + "/" + TablesClient.encode(id))
         if case .success(let r) = result, r.status == 404 { return nil }
-        let json = try jsonAnswer(result)
+        let json = try TablesClient.jsonAnswer(result)
         guard json.value.objectMembers != nil else { throw .malformedResponse("expected a row object") }
         return json.value
     }
@@ -141,7 +152,7 @@ public final class TablesClient {
     }
 
     /// A 2xx JSON answer, or the error that explains why not.
-    private func jsonAnswer(_ result: Result<HTTPResponse, TablesError>) throws(TablesError)
+    private static func jsonAnswer(_ result: Result<HTTPResponse, TablesError>) throws(TablesError)
         -> (response: HTTPResponse, value: JSONValue)
     {
         let response = try result.get()

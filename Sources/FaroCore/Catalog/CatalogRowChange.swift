@@ -41,7 +41,7 @@ public struct CatalogPulledRow: Equatable, Sendable {
         case nil, .null?: uuid = nil
         case .string(let text)? where text.isEmpty: uuid = nil
         case .string(let text)?:
-            guard let parsed = BeaconUUID(text) else { return skip("row \(id): '\(text)' is not a UUID") }
+            guard let parsed = CatalogUUIDText.parse(text) else { return skip("row \(id): '\(text)' is not a UUID") }
             uuid = parsed
         default: return skip("row \(id): uuid must be text")
         }

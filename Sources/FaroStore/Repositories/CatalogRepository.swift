@@ -7,28 +7,41 @@ public struct CatalogRepository {
     let connection: SQLiteConnection
 
     static let columns = "id, uuid, major, minor, cliente, titulo, url, updated_at"
+    /// The number `catalog_places` knows a source by (bind the source's text).
+    static let sourceID = "(SELECT id FROM catalog_sync WHERE source = ?)"
+
+    /// The number of `source`, made on first use.
+    private func makeSourceID(_ source: String) throws(StoreError) -> Int64 {
+        try connection.query("INSERT OR IGNORE INTO catalog_sync (source) VALUES (?)", [.text(source)])
+        return try connection.query("SELECT id FROM catalog_sync WHERE source = ?", [.text(source)]).first?.first?
+            .integer ?? 0
+    }
 
     /// Every place of `source`, in no particular order.
     public func places(source: String) throws(StoreError) -> [CatalogPlace] {
-        try connection.query("SELECT \(Self.columns) FROM catalog_places WHERE source = ?", [.text(source)])
-            .compactMap(Self.place)
+        try connection.query(
+            "SELECT \(Self.columns) FROM catalog_places WHERE source_id = \(Self.sourceID)", [.text(source)]
+        )
+        .compactMap(Self.place)
     }
 
     /// How many places `source` has.
     public func count(source: String) throws(StoreError) -> Int {
         Int(
-            try connection.query("SELECT count(*) FROM catalog_places WHERE source = ?", [.text(source)]).first?
-                .first?.integer ?? 0)
+            try connection.query(
+                "SELECT count(*) FROM catalog_places WHERE source_id = \(Self.sourceID)", [.text(source)]
+            ).first?
+            .first?.integer ?? 0)
     }
 
     /// The place of a sighted beacon: a row with its UUID, else a UUID-less row with its major and minor.
     public func place(source: String, for beacon: BeaconIdentity) throws(StoreError) -> CatalogPlace? {
         let rows = try connection.query(
-            "SELECT \(Self.columns) FROM catalog_places WHERE source = ? AND major = ? AND minor = ? "
+            "SELECT \(Self.columns) FROM catalog_places WHERE source_id = \(Self.sourceID) AND major = ? AND minor = ? "
                 + "AND (uuid = ? OR uuid = '') ORDER BY uuid DESC, id LIMIT 1",
             [
                 .text(source), .integer(Int64(beacon.major)), .integer(Int64(beacon.minor)),
-                .text(beacon.uuid.description),
+                .text(CatalogUUIDText.format(beacon.uuid)),
             ])
         return rows.first.flatMap(Self.place).map { $0.bound(to: beacon) }
     }
@@ -67,27 +80,28 @@ public struct CatalogRepository {
     ) throws(StoreError) -> Applied {
         try connection.transaction { () throws(StoreError) -> Applied in
             var applied = Applied()
+            let sid = SQLiteValue.integer(try makeSourceID(source))
             let insert = try connection.prepare(
-                "INSERT OR IGNORE INTO catalog_places (source, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                "INSERT OR IGNORE INTO catalog_places (source_id, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
             let update = try connection.prepare(
                 "UPDATE catalog_places SET uuid = ?, major = ?, minor = ?, cliente = ?, titulo = ?, url = ?, "
-                    + "updated_at = ? WHERE source = ? AND id = ?")
-            let delete = try connection.prepare("DELETE FROM catalog_places WHERE source = ? AND id = ?")
+                    + "updated_at = ? WHERE source_id = ? AND id = ?")
+            let delete = try connection.prepare("DELETE FROM catalog_places WHERE source_id = ? AND id = ?")
             for change in changes {
                 switch change {
                 case .upsert(let p):
                     let values = Self.values(p)
-                    try insert.bind([.text(source), .text(p.id)] + values)
+                    try insert.bind([sid, .text(p.id)] + values)
                     _ = try insert.step()
                     if connection.changes > 0 {
                         applied.added += 1
                     } else {
-                        try update.bind(values + [.text(source), .text(p.id)])
+                        try update.bind(values + [sid, .text(p.id)])
                         _ = try update.step()
                         applied.updated += 1
                     }
                 case .delete(let id):
-                    try delete.bind([.text(source), .text(id)])
+                    try delete.bind([sid, .text(id)])
                     _ = try delete.step()
                     applied.deleted += connection.changes
                 case .skip(_, let reason):
@@ -97,16 +111,11 @@ public struct CatalogRepository {
             }
             if let cursor {
                 try connection.query(
-                    "INSERT INTO catalog_sync (source, cursor_updated_at, cursor_id) VALUES (?, ?, ?) "
-                        + "ON CONFLICT (source) DO UPDATE SET cursor_updated_at = excluded.cursor_updated_at, "
-                        + "cursor_id = excluded.cursor_id",
-                    [.text(source), .text(cursor.updatedAt), .text(cursor.id)])
+                    "UPDATE catalog_sync SET cursor_updated_at = ?, cursor_id = ? WHERE id = ?",
+                    [.text(cursor.updatedAt), .text(cursor.id), sid])
             }
             if let finishedAt {
-                try connection.query(
-                    "INSERT INTO catalog_sync (source, pulled_at) VALUES (?, ?) "
-                        + "ON CONFLICT (source) DO UPDATE SET pulled_at = excluded.pulled_at",
-                    [.text(source), .real(finishedAt)])
+                try connection.query("UPDATE catalog_sync SET pulled_at = ? WHERE id = ?", [.real(finishedAt), sid])
             }
             return applied
         }
@@ -116,13 +125,15 @@ public struct CatalogRepository {
     /// major and minor, leaving the delta token alone.
     public func storeLookup(major: UInt16, minor: UInt16, places: [CatalogPlace], source: String) throws(StoreError) {
         try connection.transaction { () throws(StoreError) in
+            let sid = SQLiteValue.integer(try makeSourceID(source))
             try connection.query(
-                "DELETE FROM catalog_places WHERE source = ? AND major = ? AND minor = ?",
-                [.text(source), .integer(Int64(major)), .integer(Int64(minor))])
+                "DELETE FROM catalog_places WHERE source_id = ? AND major = ? AND minor = ?",
+                [sid, .integer(Int64(major)), .integer(Int64(minor))])
             for p in places where p.identity.major == major && p.identity.minor == minor {
                 try connection.query(
-                    "INSERT OR REPLACE INTO catalog_places (source, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [.text(source), .text(p.id)] + Self.values(p))
+                    "INSERT OR REPLACE INTO catalog_places (source_id, \(Self.columns)) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [sid, .text(p.id)] + Self.values(p))
             }
         }
     }
@@ -130,14 +141,15 @@ public struct CatalogRepository {
     /// Forgets `source`'s places and delta token (`faro catalog sync --full` starts again from nothing).
     public func reset(source: String) throws(StoreError) {
         try connection.transaction { () throws(StoreError) in
-            try connection.query("DELETE FROM catalog_places WHERE source = ?", [.text(source)])
+            try connection.query("DELETE FROM catalog_places WHERE source_id = \(Self.sourceID)", [.text(source)])
             try connection.query("DELETE FROM catalog_sync WHERE source = ?", [.text(source)])
         }
     }
 
     private static func values(_ p: CatalogPlace) -> [SQLiteValue] {
         [
-            .text(p.uuid?.description ?? ""), .integer(Int64(p.identity.major)), .integer(Int64(p.identity.minor)),
+            .text(p.uuid.map(CatalogUUIDText.format) ?? ""), .integer(Int64(p.identity.major)),
+            .integer(Int64(p.identity.minor)),
             .text(p.cliente), .text(p.titulo), .text(p.url), .text(p.updatedAt),
         ]
     }
@@ -146,7 +158,7 @@ public struct CatalogRepository {
         guard let id = r[0].text, let major = r[2].integer.flatMap({ UInt16(exactly: $0) }),
             let minor = r[3].integer.flatMap({ UInt16(exactly: $0) })
         else { return nil }
-        let uuid = r[1].text.flatMap { $0.isEmpty ? nil : BeaconUUID($0) }
+        let uuid = r[1].text.flatMap { $0.isEmpty ? nil : CatalogUUIDText.parse($0) }
         return CatalogPlace(
             identity: BeaconIdentity(uuid: uuid ?? CatalogPlace.unspecifiedUUID, major: major, minor: minor),
             cliente: r[4].text ?? "", titulo: r[5].text ?? "", url: r[6].text ?? "", id: id, anyUUID: uuid == nil,

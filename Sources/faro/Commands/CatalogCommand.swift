@@ -40,7 +40,12 @@ enum CatalogCommand {
     }
 
     static func sync(backend: String?, full: Bool) throws -> Int32 {
-        let database = try OutboxStoreAccess.open()
+        // Not durable (synchronous=NORMAL): the catalog is a copy of the backend's, and a page lost to a power cut
+        // is only pulled again; every page still commits with its delta token.
+        let database: FaroDatabase
+        do { database = try FaroDatabase(path: FaroDatabase.defaultPath(), durable: false) } catch {
+            throw CommandFailure(description: error.description)
+        }
         let configuration = try configuration(backend, database: database)
         Curl.initialize()
         let sync: CatalogSync
