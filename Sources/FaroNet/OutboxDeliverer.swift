@@ -180,7 +180,9 @@ public final class OutboxDeliverer: @unchecked Sendable {
                     // Every row would be refused the same way: wait for a new configuration (or a slow recheck).
                     sleepUntil = now + max(idleRecheck, schedule.cap)
                 } else if outcome.unreachable != nil {
-                    unreachableRun += 1
+                    // A pass that delivered rows before the failure (a dropped connection, a short refusal) is
+                    // tried again soon; only passes that got nothing through back off further.
+                    unreachableRun = outcome.delivered > 0 ? 1 : unreachableRun + 1
                     let wait = schedule.delay(forAttempt: unreachableRun, random: &random)
                     sleepUntil = min(sleepUntil, max(outcome.nextDue ?? .infinity, now + wait))
                 } else {
