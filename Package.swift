@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "FaroStore", dependencies: ["FaroCore", "CSQLite", "CShim"], path: "Sources/FaroStore"),
         // Faro's one libcurl wrapper: every easy handle of FaroNet and FaroWeb is made here, with its protections.
         .target(name: "FaroCurl", dependencies: ["CCurl", "CShim"], path: "Sources/FaroCurl"),
-        .target(name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "FaroCurl"], path: "Sources/FaroNet"),
+        .target(name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "FaroCurl", "CGio"], path: "Sources/FaroNet"),
         .executableTarget(
             name: "faro-backend",
             dependencies: ["FaroCore", "FaroStore", "FaroInstall", "FaroCommandLine", "CSoup", "CShim"],
@@ -96,11 +96,13 @@ let package = Package(
         .target(name: "FaroTestSupport", dependencies: ["CShim"], path: "Tests/FaroTestSupport"),
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),
         .testTarget(
-            name: "FaroNetTests", dependencies: ["FaroNet", "FaroStore", "FaroCore", "FaroTestSupport"],
+            name: "FaroNetTests",
+            dependencies: ["FaroNet", "FaroStore", "FaroCore", "FaroApp", "FaroTestSupport", "CGio"],
             path: "Tests/FaroNetTests"
         ),
         .testTarget(
-            name: "FaroStoreTests", dependencies: ["FaroStore", "FaroCore", "FaroTestSupport"], path: "Tests/FaroStoreTests"
+            name: "FaroStoreTests", dependencies: ["FaroStore", "FaroCore", "FaroTestSupport"],
+            path: "Tests/FaroStoreTests"
         ),
         .testTarget(name: "FaroAppTests", dependencies: ["FaroApp", "FaroCore"], path: "Tests/FaroAppTests"),
         .testTarget(
@@ -130,7 +132,8 @@ let package = Package(
             ],
             path: "Tests/FaroWebTests"
         ),
-        .testTarget(name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),
+        .testTarget(
+            name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),
         .testTarget(
             name: "FaroBluetoothTests", dependencies: ["FaroBluetooth", "FaroCore", "FaroGLib", "FaroTestSupport", "CGio", "faro"],
             path: "Tests/FaroBluetoothTests", exclude: ["Templates"]

@@ -167,6 +167,12 @@ PIPE_RATE="$(echo "$PIPELINE_OUT" | kv pipeline_cpu_adverts_per_s)"
 PIPE_BEACONS="$(echo "$PIPELINE_OUT" | kv beacons)"
 MEM_DELTA="$(echo "$MEMORY_OUT" | kv delta_mb)"
 MEM_BEACONS="$(echo "$MEMORY_OUT" | kv memory_beacons)"
+CAT_S="$(echo "$EXTRA_OUT" | kv catalog_sync_s)"
+CAT_CURL_S="$(echo "$EXTRA_OUT" | kv catalog_curl_s)"
+CAT_RATIO="$(echo "$EXTRA_OUT" | kv catalog_vs_curl)"
+CAT_RSS="$(echo "$EXTRA_OUT" | kv catalog_sync_peak_rss_kb)"
+CAT_ROWS="$(echo "$EXTRA_OUT" | kv catalog_rows)"
+CAT_PAGES="$(echo "$EXTRA_OUT" | kv catalog_pages)"
 
 verdict() { if [ "$1" = 1 ]; then echo PASS; else echo MISS; fi; }
 
@@ -185,6 +191,7 @@ else
 fi
 PIPE_VERDICT="$(verdict "$(calc "$PIPE_RATE >= 3000000")")"
 MEM_VERDICT="$(verdict "$(calc "$MEM_DELTA < 20")")"
+if [ -n "$CAT_RATIO" ]; then CAT_VERDICT="$(verdict "$(calc "$CAT_RATIO <= 1.5")")"; else CAT_VERDICT="NOT MEASURED"; fi
 
 fmt_ns() { awk "BEGIN { printf \"%.2f\", $1 }"; }
 fmt_rate() { awk "BEGIN { printf \"%.2f M\", $1 / 1e6 }"; }
@@ -195,7 +202,8 @@ TABLE="| Measure | Faro | Reference | Result | Goal | Status |
 | Decode vs C, HCI events (${CORPUS_LINES} events, production path) | $(fmt_ns "$HCI_SWIFT_NS") ns/event ($(fmt_rate "$HCI_SWIFT_RATE") events/s) | C -O2: $(fmt_ns "$HCI_C_NS") ns/event ($(fmt_rate "$HCI_C_RATE") events/s) | C_time_ratio = ${HCI_RATIO_FMT} | ≤ 1.2 | ${HCI_VERDICT} |
 | Decode vs beacontools | $(fmt_ns "$SWIFT_NS") ns/advert | beacontools: ${BT_CELL} | speedup = ${BT_SPEEDUP_FMT}x | ≥ 1000x | ${BT_VERDICT} |
 | Pipeline (${PIPE_BEACONS} beacons) | $(fmt_rate "$PIPE_RATE") adverts/s | | | ≥ 3 M adverts/s | ${PIPE_VERDICT} |
-| Memory (${MEM_BEACONS} beacons) | ${MEM_DELTA} MB above baseline | | | < 20 MB | ${MEM_VERDICT} |"
+| Memory (${MEM_BEACONS} beacons) | ${MEM_DELTA} MB above baseline | | | < 20 MB | ${MEM_VERDICT} |
+| Catalog sync (${CAT_ROWS:-?} rows, ${CAT_PAGES:-?} pages) | ${CAT_S:-not measured} s, peak RSS ${CAT_RSS:-?} kB | curl, same pages, one connection: ${CAT_CURL_S:-?} s | ratio = ${CAT_RATIO:-n/a} | ≤ 1.5 | ${CAT_VERDICT} |"
 
 RAW="faro decode:        $SWIFT_SUMMARY
 C decode:           $C_SUMMARY (identical: yes)

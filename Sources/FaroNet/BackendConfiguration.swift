@@ -25,6 +25,8 @@ public struct BackendConfiguration: Sendable, Equatable {
     public var totalTimeout: Double = 20
     /// Responses larger than this are cut off and reported, never buffered without bound.
     public var maxResponseBytes = 4 << 20
+    /// The cap for one page of a catalog pull (larger: a server that ignores `$top` sends the whole table).
+    public var maxCatalogPageBytes = 64 << 20
 
     /// Why a backend URL was refused.
     public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
@@ -67,6 +69,10 @@ public struct BackendConfiguration: Sendable, Equatable {
         let parts = h.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
+
+    /// What the local catalog and its delta token are kept under: the catalog table's URL (a catalog never mixes
+    /// backends or tables).
+    public var catalogSource: String { baseURL + "/tables/" + PercentEncoding.encodeComponent(tables.catalog) }
 
     /// The backend table name for an outbox table.
     public func tableName(for table: OutboxTableName) -> String {

@@ -2,94 +2,35 @@ import FaroCore
 import FaroStore
 import FoundationEssentials
 
-/// One pass of outbox delivery, without threads: for each table, send the pending rows in commit order until one
-/// must wait (retry later) — a table never overtakes its own head — and write each result back. A row the backend
-/// refuses for good is kept as failed and does not block the rows behind it. The thread of
-/// `OutboxDeliverer` runs passes; tests and benchmarks can run them directly.
-public final class OutboxDeliveryPass {
-    let database: FaroDatabase
-    let client: TablesClient
-    let schedule: BackoffSchedule
-    let clock: any OutboxClock
-    var random = SystemUnitRandom()
-    /// Rows read per table and pass.
-    let batch = 200
-    /// Results written per commit, at most.
-    let commitEvery = 50
-    /// Longest time a result waits for its commit.
-    let commitInterval = 0.25
-
-    public init(database: FaroDatabase, client: TablesClient, schedule: BackoffSchedule, clock: any OutboxClock) {
-        self.database = database
-        self.client = client
-        self.schedule = schedule
-        self.clock = clock
-    }
-
-    /// What a pass did and when the next one is due.
-    public struct Outcome: Sendable, Equatable {
-        public var attempted = 0
-        public var delivered = 0
-        /// The last retry reason or refusal, for the status line.
-        public var lastProblem: String?
-        /// When the earliest pending row becomes due (nil: nothing pending).
-        public var nextDue: Double?
-    }
-
-    /// Runs one pass; `shouldStop` is checked between rows. Results are written back in small batches (at most
-    /// `commitEvery` rows or `commitInterval` seconds per commit): a crash in between only means a resend and a 409.
-    public func run(shouldStop: () -> Bool = { false }) throws(StoreError) -> Outcome {
-        var outcome = Outcome()
-        var unsaved: [(transition: OutboxTransition, seq: Int64)] = []
-        var lastCommit = clock.now()
-        func save() throws(StoreError) {
-            try database.outbox.apply(unsaved, now: clock.now())
-            unsaved.removeAll(keepingCapacity: true)
-            lastCommit = clock.now()
-        }
-        for table in OutboxTable.allCases {
-            let rows = try database.outbox.list(table: table, limit: batch)
-            rowLoop: for row in rows {
-                if shouldStop() { break rowLoop }
-                let now = clock.now()
-                if row.nextAttemptAt > now { break rowLoop }  // the head waits: later rows wait behind it
-                let result = client.insert(table: client.configuration.tableName(for: row.table), json: row.body)
-                let verdict = DeliveryVerdict.classify(result)
-                let transition = OutboxTransition.after(
-                    verdict, previousAttempts: row.attempts, now: clock.now(),
-                    schedule: schedule, random: &random)
-                unsaved.append((transition, row.seq))
-                if unsaved.count >= commitEvery || clock.now() - lastCommit >= commitInterval { try save() }
-                outcome.attempted += 1
-                switch verdict {
-                case .delivered: outcome.delivered += 1
-                case .retry(let reason):
-                    outcome.lastProblem = reason
-                    break rowLoop
-                case .rejected(let message): outcome.lastProblem = message
-                }
-            }
-            try save()
-        }
-        outcome.nextDue = try database.outbox.pendingHeads().map(\.nextAttemptAt).min()
-        return outcome
-    }
-}
-
-/// The outbox's background delivery (PRODUCT.md §11): a thread of its own (never the UI thread, never the Swift
-/// concurrency pool) with its own database connection and libcurl handle, which delivers due rows, sleeps until
-/// the next one is due, and wakes early for `wake()` (a new row) or `retryNow()`. Reports counts after every pass.
+/// The outbox's background delivery (PRODUCT.md §11) to one backend: a thread of its own (never the UI thread,
+/// never the Swift concurrency pool) with its own database connection and libcurl handle, which delivers due rows,
+/// sleeps until the next one is due (on the injected clock), and wakes early for `wake()` (a new row), `retryNow()`
+/// or a new configuration. While the backend cannot be reached it backs off as a whole; while it refuses the app
+/// key it waits for `updateConfiguration`. Reports a status after every pass.
 public final class OutboxDeliverer: @unchecked Sendable {
-    /// What the window shows: counts and the last problem.
+    /// What the window shows: counts, the last problem, and why delivery waits.
     public struct Status: Sendable, Equatable {
         /// Nil while the database cannot be read (then `lastProblem` says why).
         public var counts: OutboxCounts?
         public var lastProblem: String?
+        /// Pending rows this backend would take.
+        public var pendingHere: Int?
+        /// Undelivered rows queued for another backend: shown as such, moved or discarded by the user.
+        public var queuedElsewhere = 0
+        /// "The backend refused the app key": rows stay pending until the configuration changes.
+        public var keyRefused: String?
+        /// The backend could not be reached (or kept failing) at the last pass.
+        public var unreachable: String?
+        /// The backend delivered to (its base URL).
+        public var backend = ""
+        /// Passes run so far (tests wait for the next one).
+        public var passes = 0
     }
 
     private let databasePath: String
-    private let configuration: BackendConfiguration
+    private var configuration: BackendConfiguration
     private let schedule: BackoffSchedule
+    private let policy: OutboxRetryPolicy
     private let clock: any OutboxClock
     private let onStatus: @Sendable (Status) -> Void
     /// Longest sleep while idle, so rows committed by another process (`faro register`) are picked up.
@@ -99,6 +40,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
     private var stopping = false
     private var woken = false
     private var retryRequested = false
+    private var configurationChanged = false
     private var running = false
     private var finished = true
     private var latest: Status?
@@ -106,6 +48,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
     public init(
         databasePath: String, configuration: BackendConfiguration, schedule: BackoffSchedule = .background,
         clock: any OutboxClock = SystemOutboxClock(), idleRecheck: Double = 30,
+        policy: OutboxRetryPolicy = OutboxRetryPolicy(),
         onStatus: @escaping @Sendable (Status) -> Void = { _ in }
     ) {
         self.databasePath = databasePath
@@ -113,6 +56,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
         self.schedule = schedule
         self.clock = clock
         self.idleRecheck = idleRecheck
+        self.policy = policy
         self.onStatus = onStatus
     }
 
@@ -125,6 +69,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
         finished = false
         stopping = false
         Curl.initialize()
+        clock.whenAdvanced { [weak self] in self?.clockMoved() }
         DetachedThread.start(name: "faro-outbox") { [self] in self.threadMain() }
     }
 
@@ -141,34 +86,49 @@ public final class OutboxDeliverer: @unchecked Sendable {
 
     /// A new row was committed: deliver it now rather than at the next recheck.
     public func wake() {
-        condition.lock()
-        woken = true
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            woken = true
+            condition.broadcast()
+        }
     }
 
-    /// "Retry now": every pending row (and, with `includingFailed`, every refused one) becomes due at once.
+    /// "Retry now": every pending row becomes due at once, and a backend that could not be reached is tried again.
     public func retryNow() {
-        condition.lock()
-        retryRequested = true
-        woken = true
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            retryRequested = true
+            woken = true
+            condition.broadcast()
+        }
+    }
+
+    /// The backend URL or app key changed (the user fixed the key, or chose another backend): rows waiting on a
+    /// refused key are tried again at once with the new configuration.
+    public func updateConfiguration(_ configuration: BackendConfiguration) {
+        condition.withLock {
+            self.configuration = configuration
+            configurationChanged = true
+            retryRequested = true
+            woken = true
+            condition.broadcast()
+        }
     }
 
     /// The last status reported (nil before the first pass).
-    public var status: Status? {
-        condition.lock()
-        defer { condition.unlock() }
-        return latest
+    public var status: Status? { condition.withLock { latest } }
+
+    /// Waits until a pass ends with nothing pending for this backend (or with the app key refused: waiting would
+    /// not help), or `timeout` passes; returns the last status.
+    public func waitUntilDrained(timeout: Double) -> Status? {
+        waitForStatus(timeout: timeout) { $0.pendingHere == 0 || $0.keyRefused != nil }
     }
 
-    /// Waits until a pass ends with nothing pending, or `timeout` passes; returns the last status.
-    public func waitUntilDrained(timeout: Double) -> Status? {
+    /// Waits until a pass reports a status for which `condition` holds (or `timeout` real seconds pass, or the
+    /// thread ends); returns the last status.
+    public func waitForStatus(timeout: Double, _ isWanted: (Status) -> Bool) -> Status? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
-        while latest?.counts?.pending != 0, !finished {
+        while !(latest.map(isWanted) ?? false), !finished {
             if !condition.wait(until: deadline) { break }
         }
         return latest
@@ -176,66 +136,104 @@ public final class OutboxDeliverer: @unchecked Sendable {
 
     private func threadMain() {
         defer {
-            condition.lock()
-            finished = true
-            condition.broadcast()
-            condition.unlock()
+            condition.withLock {
+                finished = true
+                condition.broadcast()
+            }
         }
         var pass: OutboxDeliveryPass?
-        var failures = 0
+        var storeFailures = 0
+        var unreachableRun = 0
+        var random = SystemUnitRandom()
+        var passes = 0
         while !isStopping {
             var sleepUntil = clock.now() + idleRecheck
             do {
+                let (reconfigured, configuration) = takeConfiguration()
+                if reconfigured { pass = nil }
                 if pass == nil {
                     let database = try FaroDatabase(path: databasePath, durable: false)
-                    let client = try TablesClient(configuration: configuration)
-                    pass = OutboxDeliveryPass(database: database, client: client, schedule: schedule, clock: clock)
+                    guard let client = try? TablesClient(configuration: configuration) else {
+                        throw StoreError.failed(
+                            path: databasePath, operation: "starting libcurl", code: 0,
+                            message: "libcurl could not start")
+                    }
+                    pass = OutboxDeliveryPass(
+                        database: database, client: client, schedule: schedule, clock: clock, policy: policy)
                 }
                 guard let pass else { break }
-                if takeRetryRequest() { try pass.database.outbox.retryNow(now: clock.now()) }
+                if takeRetryRequest() {
+                    try pass.database.outbox.retryNow(now: clock.now())
+                    unreachableRun = 0
+                }
                 let outcome = try pass.run(shouldStop: { self.isStopping })
+                passes += 1
                 let counts = try pass.database.outbox.counts()
-                publish(Status(counts: counts, lastProblem: outcome.lastProblem))
-                failures = 0
-                if let due = outcome.nextDue { sleepUntil = min(sleepUntil, due) }
+                storeFailures = 0
+                publish(
+                    Status(
+                        counts: counts, lastProblem: outcome.lastProblem, pendingHere: outcome.pendingHere,
+                        queuedElsewhere: outcome.queuedElsewhere, keyRefused: outcome.keyRefused,
+                        unreachable: outcome.unreachable, backend: pass.backend, passes: passes))
+                let now = clock.now()
+                if outcome.keyRefused != nil {
+                    // Every row would be refused the same way: wait for a new configuration (or a slow recheck).
+                    sleepUntil = now + max(idleRecheck, schedule.cap)
+                } else if outcome.unreachable != nil {
+                    // A pass that delivered rows before the failure (a dropped connection, a short refusal) is
+                    // tried again soon; only passes that got nothing through back off further.
+                    unreachableRun = outcome.delivered > 0 ? 1 : unreachableRun + 1
+                    let wait = schedule.delay(forAttempt: unreachableRun, random: &random)
+                    sleepUntil = min(sleepUntil, max(outcome.nextDue ?? .infinity, now + wait))
+                } else {
+                    unreachableRun = 0
+                    if let due = outcome.nextDue { sleepUntil = min(sleepUntil, due) }
+                }
             } catch {
                 // The database could not be used (locked, read-only…): report and try again with backoff.
-                failures += 1
+                storeFailures += 1
                 pass = nil
-                var random = SystemUnitRandom()
-                sleepUntil = clock.now() + BackoffSchedule.background.delay(forAttempt: failures, random: &random)
-                publish(Status(counts: nil, lastProblem: "\(error)"))
+                sleepUntil = clock.now() + BackoffSchedule.background.delay(forAttempt: storeFailures, random: &random)
+                passes += 1
+                publish(Status(counts: nil, lastProblem: "\(error)", passes: passes))
             }
             sleep(until: sleepUntil)
         }
     }
 
-    private var isStopping: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopping
-    }
+    private var isStopping: Bool { condition.withLock { stopping } }
 
     private func takeRetryRequest() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        let requested = retryRequested
-        retryRequested = false
-        return requested
+        condition.withLock {
+            let requested = retryRequested
+            retryRequested = false
+            return requested
+        }
+    }
+
+    private func takeConfiguration() -> (changed: Bool, configuration: BackendConfiguration) {
+        condition.withLock {
+            let changed = configurationChanged
+            configurationChanged = false
+            return (changed, configuration)
+        }
     }
 
     private func publish(_ status: Status) {
-        condition.lock()
-        latest = status
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            latest = status
+            condition.broadcast()
+        }
         onStatus(status)
     }
+
+    /// The injected clock jumped: the sleeping thread looks at the time again.
+    private func clockMoved() { condition.withLock { condition.broadcast() } }
 
     private func sleep(until time: Double) {
         condition.lock()
         defer { condition.unlock() }
-        // Bounded: every wait ends at the deadline, on wake() or on stop().
+        // Bounded: every wait ends at the deadline, on wake(), on stop() or when the clock jumps.
         while !stopping, !woken {
             let remaining = time - clock.now()
             if remaining <= 0 { break }

@@ -2,8 +2,8 @@ import FaroCore
 import FaroStore
 import FoundationEssentials
 
-/// A client of the Azure Mobile Apps tables protocol 2.0.0 (PRODUCT.md §12) over libcurl: catalog lookups and
-/// inserts. Each request carries `ZUMO-API-VERSION: 2.0.0` and `Accept: application/json`. Blocking: use it on a
+/// A client of the Azure Mobile Apps tables protocol 2.0.0 (PRODUCT.md §12) over libcurl: catalog pages and
+/// lookups, and inserts. Each request carries `ZUMO-API-VERSION: 2.0.0` and `Accept: application/json`. Blocking: use it on a
 /// worker thread (never the UI thread); one client per thread; its connection is reused between requests.
 public final class TablesClient {
     public let configuration: BackendConfiguration
@@ -33,9 +33,10 @@ public final class TablesClient {
         PercentEncoding.encodeComponent(text)
     }
 
-    /// A raw GET of `url` with the protocol headers.
-    public func get(_ url: String) -> Result<HTTPResponse, TablesError> {
-        easy.perform(url: url, headers: headers, body: nil, limit: configuration.maxResponseBytes)
+    /// A raw GET of `url` with the protocol headers; the answer may hold at most `limit` bytes (default: the
+    /// configuration's `maxResponseBytes`).
+    public func get(_ url: String, limit: Int? = nil) -> Result<HTTPResponse, TablesError> {
+        easy.perform(url: url, headers: headers, body: nil, limit: limit ?? configuration.maxResponseBytes)
     }
 
     /// A raw POST of a JSON body to `url`.
@@ -78,6 +79,8 @@ public final class TablesClient {
         public var count: Int?
         /// The `Link: <…>; rel=next` URL when the server has more.
         public var next: String?
+        /// Bytes of the response body.
+        public var bytes = 0
     }
 
     /// `GET /tables/{table}?{query}` where `query` holds already encoded OData options (`$filter=…&$top=…`).
@@ -85,50 +88,71 @@ public final class TablesClient {
         try list(url: tableURL(table) + (query.isEmpty ? "" : "?" + query))
     }
 
-    /// Follows a `next` link (only on the configured backend: never to another host).
-    public func list(url: String) throws(TablesError) -> ListPage {
+    /// Follows a `next` link (only on the configured backend: never to another host). `limit` caps the answer's
+    /// size (default: the configuration's `maxResponseBytes`).
+    public func list(url: String, limit: Int? = nil) throws(TablesError) -> ListPage {
         guard url.hasPrefix(configuration.baseURL + "/") else {
             throw .redirected(status: 0, location: url)
         }
-        let json = try jsonAnswer(get(url))
+        return try TablesClient.listPage(get(url, limit: limit))
+    }
+
+    /// A list request's answer read as a page (rows, count, next link), or the error that explains why not.
+    public static func listPage(_ result: Result<HTTPResponse, TablesError>) throws(TablesError) -> ListPage {
+        let json = try jsonAnswer(result)
         let next = TablesClient.nextLink(json.response.header("Link"))
-        if let rows = json.value.arrayValue { return ListPage(rows: rows, count: nil, next: next) }
+        let bytes = json.response.body.count
+        if let rows = json.value.arrayValue { return ListPage(rows: rows, count: nil, next: next, bytes: bytes) }
         if let rows = json.value["results"]?.arrayValue, let count = json.value["count"]?.intValue {
-            return ListPage(rows: rows, count: count, next: next)
+            return ListPage(rows: rows, count: count, next: next, bytes: bytes)
         }
         throw .malformedResponse("expected an array of rows or {results, count}")
+    }
+
+    /// The raw answer to one page of an incremental catalog pull: `GET /tables/{catalog}?{query}` (see
+    /// `CatalogPullPlan`), allowed up to `maxCatalogPageBytes` (a server that ignores `$top` sends the whole table at
+    /// once). `listPage` reads it; the sync does so on its own thread while the next page is on its way.
+    public func catalogPageResponse(query: String) -> Result<HTTPResponse, TablesError> {
+        get(tableURL(configuration.tables.catalog) + "?" + query, limit: configuration.maxCatalogPageBytes)
+    }
+
+    /// One page of an incremental catalog pull, fetched and read.
+    public func catalogPage(query: String) throws(TablesError) -> ListPage {
+        try TablesClient.listPage(catalogPageResponse(query: query))
     }
 
     /// `GET /tables/{table}/{id}`: the row, or nil for 404.
     public func item(table: String, id: String) throws(TablesError) -> JSONValue? {
         let result = get(tableURL(table) + "/" + TablesClient.encode(id))
         if case .success(let r) = result, r.status == 404 { return nil }
-        let json = try jsonAnswer(result)
+        let json = try TablesClient.jsonAnswer(result)
         guard json.value.objectMembers != nil else { throw .malformedResponse("expected a row object") }
         return json.value
     }
 
-    /// The catalog rows for a beacon: `$filter=(major eq M) and (minor eq N)` (and the UUID when given), as
-    /// `CatalogEntry`s. Rows without `cliente`, `titulo` or `url` are skipped; a UUID mismatch is filtered out.
-    public func catalog(major: Int, minor: Int, uuid: String? = nil) throws(TablesError) -> [CatalogEntry] {
+    /// The catalog's places for a beacon (the lookup used where listing is refused):
+    /// `$filter=(major eq M) and (minor eq N)` (and the UUID when given). Rows Faro cannot use (no `cliente`,
+    /// `titulo` or `url`, another major or minor, a deleted row) are left out; with a UUID, rows of another UUID too.
+    public func catalog(major: Int, minor: Int, uuid: String? = nil) throws(TablesError) -> [CatalogPlace] {
         var filter = "(major eq \(major)) and (minor eq \(minor))"
         if let uuid { filter += " and (uuid eq '\(uuid.lowercased().replacing("'", with: "''"))')" }
         let page = try list(table: configuration.tables.catalog, query: "$filter=" + TablesClient.encode(filter))
-        var entries = page.rows.compactMap { row -> CatalogEntry? in
-            guard let id = row["id"]?.stringValue, let cliente = row["cliente"]?.stringValue,
-                let titulo = row["titulo"]?.stringValue, let url = row["url"]?.stringValue,
-                row["major"]?.intValue == major, row["minor"]?.intValue == minor
+        var places = page.rows.compactMap { row -> CatalogPlace? in
+            guard case .upsert(let place) = CatalogPulledRow.read(row).change,
+                Int(place.identity.major) == major, Int(place.identity.minor) == minor
             else { return nil }
-            return CatalogEntry(
-                id: id, uuid: row["uuid"]?.stringValue, major: major, minor: minor, cliente: cliente,
-                titulo: titulo, url: url)
+            return place
         }
-        if let uuid { entries = entries.filter { $0.uuid == nil || $0.uuid?.lowercased() == uuid.lowercased() } }
-        return entries
+        if let uuid, let wanted = BeaconUUID(uuid) {
+            places = places.filter { $0.anyUUID || $0.identity.uuid == wanted }
+        } else if uuid != nil {
+            places = []
+        }
+        return places
     }
 
     /// A 2xx JSON answer, or the error that explains why not.
-    private func jsonAnswer(_ result: Result<HTTPResponse, TablesError>) throws(TablesError)
+    private static func jsonAnswer(_ result: Result<HTTPResponse, TablesError>) throws(TablesError)
         -> (response: HTTPResponse, value: JSONValue)
     {
         let response = try result.get()

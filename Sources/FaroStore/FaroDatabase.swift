@@ -73,7 +73,7 @@ public final class FaroDatabase {
     public var outbox: OutboxRepository { OutboxRepository(connection: connection) }
     public var settings: SettingsRepository { SettingsRepository(connection: connection) }
     public var contactProfile: ContactProfileRepository { ContactProfileRepository(connection: connection) }
-    public var catalogCache: CatalogCacheRepository { CatalogCacheRepository(connection: connection) }
+    public var catalog: CatalogRepository { CatalogRepository(connection: connection) }
     public var savedPages: SavedPagesRepository { SavedPagesRepository(connection: connection) }
     public var siteState: SiteStateRepository { SiteStateRepository(connection: connection) }
 }

@@ -43,6 +43,38 @@ public enum Migrations {
             updated_at REAL NOT NULL);
         CREATE INDEX outbox_queue ON outbox (state, table_name, seq);
         """,
+        // 4: outbox rows remember the backend they were queued for, the site they are about (rows about one site
+        // keep their order), the server's "try again" answers and when they were queued (retries are bounded);
+        // the synced catalog replaces the per-lookup cache (a cache of no backend in particular: it is dropped,
+        // the first sync fills the new one), with its delta token per catalog source (places refer to their source by
+        // number: a pull writes 10,000 rows and their index entries).
+        """
+        ALTER TABLE outbox ADD COLUMN backend TEXT;
+        ALTER TABLE outbox ADD COLUMN order_key TEXT;
+        ALTER TABLE outbox ADD COLUMN server_errors INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE outbox ADD COLUMN queued_at REAL;
+        UPDATE outbox SET queued_at = created_at;
+        UPDATE outbox SET order_key = json_extract(body, '$.cliente') || char(31) || json_extract(body, '$.titulo')
+            WHERE table_name IN ('contactame', 'rateme') AND json_valid(body)
+            AND json_type(body, '$.cliente') = 'text' AND json_type(body, '$.titulo') = 'text';
+        CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
+        CREATE INDEX outbox_by_key ON outbox (order_key, seq) WHERE state = 'pending';
+        DROP TABLE catalog_cache;
+        CREATE TABLE catalog_sync (
+            id INTEGER PRIMARY KEY,
+            source TEXT NOT NULL UNIQUE,
+            cursor_updated_at TEXT, cursor_id TEXT,
+            pulled_at REAL);
+        CREATE TABLE catalog_places (
+            source_id INTEGER NOT NULL,
+            id TEXT NOT NULL,
+            uuid TEXT NOT NULL DEFAULT '',
+            major INTEGER NOT NULL, minor INTEGER NOT NULL,
+            cliente TEXT NOT NULL, titulo TEXT NOT NULL, url TEXT NOT NULL,
+            updated_at TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (source_id, id)) WITHOUT ROWID;
+        CREATE INDEX catalog_places_by_beacon ON catalog_places (source_id, major, minor);
+        """,
     ]
 
     /// The version a fully migrated database is at.

@@ -10,7 +10,8 @@ struct BackendOptions {
         synopsis: [
             "faro-backend [--port N] [--database FILE] [--data DIR] [--app-key KEY] [--debug] [--fail-rate F] "
                 + "[--fail-status 500,503] [--latency-ms MIN[:MAX]] [--drop-rate F] [--refuse-for SECONDS] "
-                + "[--refuse-every SECONDS] [--seed N]"
+                + "[--refuse-every SECONDS] [--seed N] [--page-cap N] [--ignore-top] [--fail-body-containing TEXT] "
+                + "[--refuse-listing TABLE] [--load FILE [--load-only]]"
         ],
         summary: "Serve the tables protocol and the demo sites on 127.0.0.1.",
         description: """
@@ -44,6 +45,17 @@ struct BackendOptions {
                 "...and again every P seconds. Each change prints a line: 'refusing connections' and 'listening "
                     + "again on http://127.0.0.1:PORT'."),
             OptionHelp("--seed N", "Seed of the fault dice (default: random)."),
+            OptionHelp("--page-cap N", "List pages hold at most N rows whatever $top asks (short pages)."),
+            OptionHelp("--ignore-top", "List pages hold every matching row ($top is ignored)."),
+            OptionHelp("--fail-body-containing TEXT", "Inserts whose body contains TEXT always fail with 500."),
+            OptionHelp(
+                "--refuse-listing TABLE", "Listing TABLE answers 403 unless it looks up one major/minor (repeatable)."),
+            OptionHelp(
+                "--load FILE",
+                "Apply FILE ({\"table\": [rows]}) to the tables at start: rows are inserted or updated (their own "
+                    + "updatedAt kept when given), \"deleted\": true soft-deletes (repeatable)."),
+            OptionHelp(
+                "--load-only", "Apply --load to --database and exit (while another faro-backend serves that file)."),
         ],
         examples: [
             ExampleHelp(
@@ -89,6 +101,12 @@ struct BackendOptions {
     var refuseEvery = 0.0
     var seed: UInt64?
     var debug = false
+    var pageCap: Int?
+    var ignoreTop = false
+    var poison: String?
+    var loadFiles: [String] = []
+    var refuseListing: Set<String> = []
+    var loadOnly = false
 
     init(_ words: [String]) throws(UsageError) {
         var args = Arguments(words)
@@ -135,6 +153,17 @@ struct BackendOptions {
             guard let s = UInt64(text) else { throw UsageError(description: "--seed must be a number") }
             seed = s
         }
+        if let text = try args.option("--page-cap") {
+            guard let n = Int(text), n >= 1 else {
+                throw UsageError(description: "--page-cap must be a whole number from 1")
+            }
+            pageCap = n
+        }
+        ignoreTop = args.flag("--ignore-top")
+        poison = try args.option("--fail-body-containing")
+        while let table = try args.option("--refuse-listing") { refuseListing.insert(table) }
+        while let file = try args.option("--load") { loadFiles.append(file) }
+        loadOnly = args.flag("--load-only")
         try args.finish()
         if refuseEvery > 0, refuseEvery <= refuseFor {
             throw UsageError(description: "--refuse-every must be longer than --refuse-for")

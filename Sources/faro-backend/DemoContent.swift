@@ -55,3 +55,37 @@ struct DemoContent {
         return (Array(data), types[ext] ?? "application/octet-stream")
     }
 }
+
+/// A `--load` file: `{"table": [row, …], …}`, each row a flat JSON object with a string `id`.
+enum LoadFile {
+    /// Why a load file was refused.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func read(_ path: String) throws(Problem) -> [(String, [[(String, JSONValue)]])] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Problem(description: "cannot read it")
+        }
+        let root: JSONValue
+        do { root = try JSONValue.parse(bytes: Array(data)) } catch { throw Problem(description: error.description) }
+        guard let tables = root.objectMembers else { throw Problem(description: "expected {\"table\": [rows]}") }
+        var result: [(String, [[(String, JSONValue)]])] = []
+        for (table, rows) in tables {
+            guard let list = rows.arrayValue else { throw Problem(description: "\(table): expected an array of rows") }
+            var objects: [[(String, JSONValue)]] = []
+            for row in list {
+                guard let fields = row.objectMembers else {
+                    throw Problem(description: "\(table): a row is not an object")
+                }
+                objects.append(fields)
+            }
+            result.append((table, objects))
+        }
+        return result
+    }
+}
+
+extension TableError: CustomStringConvertible {
+    var description: String { "HTTP \(status): \(message)" }
+}

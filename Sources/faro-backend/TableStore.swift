@@ -15,6 +15,15 @@ struct TableError: Error {
 /// `__faro_columns` so booleans come back as `true`/`false`.
 final class TableStore {
     static let systemColumns = ["createdAt", "updatedAt", "version", "deleted"]
+    /// Fault: list answers carry at most this many rows whatever `$top` asks (a server with a smaller page cap:
+    /// short pages, and no `Link` header since the page is not "full").
+    var pageCap: Int?
+    /// Fault: list answers carry every matching row at once (a server that ignores `$top`).
+    var ignoreTop = false
+    /// Fault: inserts whose JSON body contains this text always fail with 500 (a poisoned row).
+    var poison: String?
+    /// Fault: listing these tables is refused (403) unless the query looks one beacon up (`major eq …`).
+    var refuseListing: Set<String> = []
     private let db: SQLiteConnection
     private var random = SystemUnitRandom()
     /// table → (column → kind), in creation order.
@@ -87,6 +96,7 @@ final class TableStore {
                     "id" TEXT PRIMARY KEY NOT NULL, "createdAt" TEXT NOT NULL, "updatedAt" TEXT NOT NULL,
                     "version" TEXT NOT NULL, "deleted" INTEGER NOT NULL DEFAULT 0)
                 """)
+            try createSyncIndex(table)
             schema[table] = []
         }
         for (name, value) in fields where name != "id" && column(table, name) == nil {
@@ -139,8 +149,18 @@ final class TableStore {
         return fields
     }
 
+    /// The index incremental pulls use (`$filter` on updatedAt, `$orderby=updatedAt,id`).
+    private func createSyncIndex(_ table: String) throws(StoreError) {
+        try db.execute(
+            "CREATE INDEX IF NOT EXISTS \(TableStore.quoted(table + "__sync")) ON \(TableStore.quoted(table)) "
+                + "(\"updatedAt\", \"id\")")
+    }
+
     /// Inserts one item; returns the stored row. 409 (with the existing row) when the id exists.
     func insert(table: String, body: JSONValue, now: Double) throws(TableError) -> JSONValue {
+        if let poison, body.serialized.contains(poison) {
+            throw TableError(status: 500, message: "Internal error (injected fault: this row always fails)")
+        }
         let fields = try validateInsert(body)
         let id = fields.last(where: { $0.0.lowercased() == "id" })?.1.stringValue ?? OutboxRowID.make(using: &random)
         let userFields = fields.filter { $0.0.lowercased() != "id" }
@@ -232,13 +252,18 @@ final class TableStore {
 
     /// Runs a list query; options are already checked by `TableQuery`.
     func list(table: String, query: TableQuery) throws(TableError) -> Page {
+        if refuseListing.contains(table), !(query.filter ?? "").lowercased().contains("major eq") {
+            throw TableError(
+                status: 403, message: "Listing the table '\(table)' is not allowed; look items up by major and minor.")
+        }
+        if !exists(table) { try? reloadSchema() }  // another process (`--load-only`) may have made it
         guard exists(table) else { return Page(rows: [], totalCount: query.inlineCount ? 0 : nil) }
         var conditions: [String] = []
         var parameters: [SQLiteValue] = []
         if !query.includeDeleted { conditions.append("deleted = 0") }
         if let text = query.filter {
             do {
-                let f = try ODataFilter(text) { self.column(table, $0) }
+                let f = try ODataFilter(try TableStore.timestampLiterals(text)) { self.column(table, $0) }
                 conditions.append(f.sql)
                 parameters += f.parameters
             } catch {
@@ -269,7 +294,10 @@ final class TableStore {
         do {
             let statement = try db.prepare(
                 "SELECT \(selected)\(from)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?")
-            try statement.bind(parameters + [.integer(Int64(query.top)), .integer(Int64(query.skip))])
+            var limit = Int64(query.top)
+            if let pageCap { limit = min(limit, Int64(pageCap)) }
+            if ignoreTop { limit = -1 }
+            try statement.bind(parameters + [.integer(limit), .integer(Int64(query.skip))])
             var rows: [JSONValue] = []
             let names = statement.columnNames
             while try statement.step() { rows.append(render(table: table, names: names, values: statement.row())) }
@@ -280,6 +308,122 @@ final class TableStore {
             return Page(rows: rows, totalCount: total)
         } catch {
             throw TableError(status: 400, message: "The query could not run: \(error)")
+        }
+    }
+
+    /// `datetimeoffset'2026-…'` literals (what the tables clients send for `updatedAt`) as the plain string
+    /// literals of the stored spelling (`2026-11-29T14:03:07.123Z`), so timestamps compare as stored. Text inside
+    /// ordinary string literals is left alone.
+    static func timestampLiterals(_ filter: String) throws(QueryError) -> String {
+        let chars = Array(filter)
+        var out = ""
+        var i = 0
+        let keyword = Array("datetimeoffset")
+        while i < chars.count {
+            let c = chars[i]
+            if c == "'" {
+                // Copy an ordinary literal through its closing quote ('' is a quote inside it).
+                out.append(c)
+                i += 1
+                while i < chars.count {
+                    out.append(chars[i])
+                    if chars[i] == "'" {
+                        if i + 1 < chars.count, chars[i + 1] == "'" {
+                            out.append("'")
+                            i += 2
+                            continue
+                        }
+                        i += 1
+                        break
+                    }
+                    i += 1
+                }
+                continue
+            }
+            let startsWord = i == 0 || !(chars[i - 1].isLetter || chars[i - 1].isNumber || chars[i - 1] == "_")
+            if startsWord, i + keyword.count < chars.count,
+                String(chars[i..<i + keyword.count]).lowercased() == "datetimeoffset", chars[i + keyword.count] == "'"
+            {
+                var j = i + keyword.count + 1
+                var text = ""
+                while j < chars.count, chars[j] != "'" {
+                    text.append(chars[j])
+                    j += 1
+                }
+                guard j < chars.count, let instant = CatalogTimestamp(text) else {
+                    throw QueryError(description: "$filter: '\(text)' is not a datetimeoffset")
+                }
+                out += "'\(instant)'"
+                i = j + 1
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        return out
+    }
+
+    /// Applies a load file's rows to `table` in one transaction (`--load`): a row with `"deleted": true`
+    /// soft-deletes the stored row, any other row is inserted or updated in place. Every row gets a new version and
+    /// `updatedAt` = its own `updatedAt` when it has one (tests use this for rows sharing a timestamp), else `now`.
+    /// Returns how many rows were written.
+    @discardableResult
+    func load(table: String, rows: [[(String, JSONValue)]], now: Double) throws(TableError) -> Int {
+        guard TableStore.isValidName(table) else { throw TableError(status: 400, message: "bad table name '\(table)'") }
+        do {
+            return try db.transaction { () throws(StoreError) -> Result<Int, TableError> in
+                var written = 0
+                for fields in rows {
+                    guard let id = fields.first(where: { $0.0 == "id" })?.1.stringValue, !id.isEmpty else {
+                        return .failure(TableError(status: 400, message: "a row without a string id"))
+                    }
+                    var stamp = Fechahora.format(secondsSince1970: now)
+                    if let text = fields.first(where: { $0.0 == "updatedAt" })?.1.stringValue {
+                        guard let instant = CatalogTimestamp(text) else {
+                            return .failure(TableError(status: 400, message: "row \(id): bad updatedAt '\(text)'"))
+                        }
+                        stamp = instant.description
+                    }
+                    let deleted = fields.contains { $0.0 == "deleted" && $0.1 == .bool(true) }
+                    let user = fields.filter { !["id", "createdAt", "updatedAt", "version", "deleted"].contains($0.0) }
+                    try ensureTable(table, fields: user)
+                    try createSyncIndex(table)
+                    let version = TableStore.newVersion(&random)
+                    if try row(table: table, id: id, includeDeleted: true) != nil {
+                        var sets = ["\"updatedAt\" = ?", "\"version\" = ?", "\"deleted\" = ?"]
+                        var values: [SQLiteValue] = [.text(stamp), .text(version), .integer(deleted ? 1 : 0)]
+                        for (name, value) in user {
+                            sets.append("\(column(table, name) ?? TableStore.quoted(name)) = ?")
+                            values.append(sqlValue(value))
+                        }
+                        try db.query(
+                            "UPDATE \(TableStore.quoted(table)) SET \(sets.joined(separator: ", ")) WHERE id = ?",
+                            values + [.text(id)])
+                    } else if !deleted {
+                        var names = ["\"id\"", "\"createdAt\"", "\"updatedAt\"", "\"version\"", "\"deleted\""]
+                        var values: [SQLiteValue] = [
+                            .text(id), .text(stamp), .text(stamp), .text(version), .integer(0),
+                        ]
+                        for (name, value) in user {
+                            names.append(column(table, name) ?? TableStore.quoted(name))
+                            values.append(sqlValue(value))
+                        }
+                        let marks = values.map { _ in "?" }.joined(separator: ", ")
+                        try db.query(
+                            "INSERT INTO \(TableStore.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(marks))",
+                            values)
+                    } else {
+                        continue
+                    }
+                    written += 1
+                }
+                return .success(written)
+            }.get()
+        } catch let error as TableError {
+            throw error
+        } catch {
+            try? reloadSchema()
+            throw TableError(status: 500, message: "Storage failed: \(error)")
         }
     }
 

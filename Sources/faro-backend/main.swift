@@ -34,6 +34,24 @@ do {
 } catch {
     fail(error.description)
 }
+tables.pageCap = options.pageCap
+tables.ignoreTop = options.ignoreTop
+tables.poison = options.poison
+tables.refuseListing = options.refuseListing
+var loaded = 0
+for file in options.loadFiles {
+    do {
+        for (table, rows) in try LoadFile.read(file) {
+            loaded += try tables.load(table: table, rows: rows, now: clock.now())
+        }
+    } catch {
+        fail("\(file): \(error)")
+    }
+}
+if options.loadOnly {
+    print("loaded \(loaded) rows")
+    exit(0)
+}
 
 let demo = BackendDataDirectory.locate(explicit: options.dataDirectory).map { DemoContent(dataDirectory: $0) }
 if demo == nil {

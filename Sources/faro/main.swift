@@ -19,6 +19,7 @@ let subcommands: [Subcommand] = [
     Subcommand(help: ScanCommand.help, run: ScanCommand.run),
     Subcommand(help: RegisterCommand.help, run: RegisterCommand.run),
     Subcommand(help: OutboxCommand.help, run: OutboxCommand.run),
+    Subcommand(help: CatalogCommand.help, run: CatalogCommand.run),
     Subcommand(help: PageCommand.help, run: PageCommand.run),
     Subcommand(help: SaveCommand.help, run: SaveCommand.run),
     Subcommand(help: ShowCommand.help, run: ShowCommand.run),

@@ -146,7 +146,7 @@ struct CommandHelpTests {
         #expect(try complete("faro decode --kind ") == "ad msd hci")
         #expect(try complete("faro scan --source ") == "bluez hci replay demo")
         #expect(try complete("faro scan --source replay wa") == "walk.jsonl")
-        #expect(try complete("faro outbox ").hasPrefix("flush --json"))
+        #expect(try complete("faro outbox ").hasPrefix("flush retry discard move --json"))
         #expect(try complete("faro help reg") == "register")
         #expect(try complete("faro register --nombre ") == "")
     }

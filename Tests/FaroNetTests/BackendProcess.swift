@@ -16,7 +16,9 @@ final class BackendProcess: @unchecked Sendable {
 
     init(_ arguments: [String] = []) throws {
         let executable = Paths.executable("faro-backend")
-        child = try ChildProcess(executable, ["--port", "0", "--data", Paths.data] + arguments)
+        // A free port unless the test names one (the parser takes each option once).
+        let port = arguments.contains("--port") ? [] : ["--port", "0"]
+        child = try ChildProcess(executable, port + ["--data", Paths.data] + arguments)
         guard let line = child.waitForLine(timeout: 15, { $0.hasPrefix("listening on http://127.0.0.1:") }),
             let last = line.split(separator: ":").last, let port = Int(last)
         else {

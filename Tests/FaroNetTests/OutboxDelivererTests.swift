@@ -7,7 +7,7 @@ import Testing
 
 /// Rows on the backend's table, in the order the backend stored them. Reads are retried (the backend may be
 /// injecting faults into them too).
-func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
+func backendRows(_ backend: BackendProcess, table: String) throws -> [JSONValue] {
     let client = try TablesClient(configuration: try backend.configuration())
     func read(_ page: () throws -> TablesClient.ListPage) throws -> TablesClient.ListPage {
         var lastError: (any Error)?
@@ -20,14 +20,18 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         throw lastError ?? TablesError.transport("no answer")
     }
     var page = try read { try client.list(table: table, query: "$top=1000") }
-    var ids = page.rows.compactMap { $0["id"]?.stringValue }
+    var rows = page.rows
     var hops = 0
     while let next = page.next, hops < 100 {
         page = try read { try client.list(url: next) }
-        ids += page.rows.compactMap { $0["id"]?.stringValue }
+        rows += page.rows
         hops += 1
     }
-    return ids
+    return rows
+}
+
+func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
+    try backendRows(backend, table: table).compactMap { $0["id"]?.stringValue }
 }
 
 @Suite(.serialized) struct OutboxDelivererTests {
@@ -35,30 +39,27 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         SiteIdentity(cliente: "Cliente \(n)", titulo: "Título", url: "http://s/\(n)")
     }
 
-    @Test func deliversEveryRowOnceAndInOrderPerTableDespiteFaults() throws {
+    func rate(_ n: Int, _ stars: Int = 3) -> OutboxSubmission {
+        .rateme(site: site(n), imei: "imei", calificacion: stars, fechahora: "2026-11-29T14:03:07.123Z")
+    }
+
+    @Test func deliversEveryRowOnceAndInOrderPerSiteDespiteFaults() throws {
         let backend = try BackendProcess(["--fail-rate", "0.3", "--drop-rate", "0.2", "--seed", "11"])
         let dir = try TemporaryDirectory("faro-outbox")
         let path = dir.file("faro.sqlite3")
         let db = try FaroDatabase(path: path)
-        var expected: [OutboxTable: [String]] = [:]
-        let contact = try ContactDetails.validate(nombre: "Ana", email: "a@b.mx", telefono: "5512345678", empresa: "")
-            .get()
+        var perSite: [String: [String]] = [:]
+        var registrations: [String] = []
+        let now = Date().timeIntervalSince1970
         for i in 0..<60 {
-            let submission: OutboxSubmission
-            switch i % 3 {
-            case 0:
-                submission = .interested(
-                    try BusinessRegistration.validate(nombre: "N\(i)", email: "n@e.mx", telefono: "5512345678").get())
-            case 1:
-                submission = .contactame(
-                    site: site(i), contact: contact, comentario: "hola \(i)",
-                    fechahora: Fechahora.format(secondsSince1970: Date().timeIntervalSince1970))
-            default:
-                submission = .rateme(
-                    site: site(i), imei: "imei", calificacion: i % 6, fechahora: "2026-11-29T14:03:07.123Z")
+            if i % 6 == 5 {
+                let r = try BusinessRegistration.validate(nombre: "N\(i)", email: "n@e.mx", telefono: "5512345678")
+                    .get()
+                registrations.append(try db.outbox.submit(.interested(r), now: now, backend: backend.url).id)
+            } else {
+                let row = try db.outbox.submit(rate(i % 5, i % 6), now: now, backend: backend.url)
+                perSite[site(i % 5).cliente, default: []].append(row.id)
             }
-            let row = try db.outbox.submit(submission, now: Date().timeIntervalSince1970)
-            expected[row.table, default: []].append(row.id)
         }
         let statuses = StatusLog()
         let deliverer = OutboxDeliverer(
@@ -68,12 +69,143 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         let status = deliverer.waitUntilDrained(timeout: 60)
         deliverer.stop()
         #expect(status?.counts == OutboxCounts(pending: 0, failed: 0, delivered: 60))
-        for table in OutboxTable.allCases {
-            #expect(try backendIDs(backend, table: table.rawValue) == expected[table], "\(table)")
+        let rated = try backendRows(backend, table: "rateme")
+        #expect(rated.count == 50)  // exactly once each: retries of rows already held answered 409
+        for (cliente, ids) in perSite {
+            let stored = rated.filter { $0["cliente"]?.stringValue == cliente }.compactMap { $0["id"]?.stringValue }
+            #expect(stored == ids, "rows about \(cliente) keep their order")
         }
+        #expect(Set(try backendIDs(backend, table: "interested")) == Set(registrations))
         #expect(statuses.count > 0)
         // Retries happened (the faults were real) and every row records its attempts.
         #expect(try db.outbox.list(states: [.delivered]).contains { $0.attempts > 1 })
+    }
+
+    @Test func aPoisonedRowEndsFailedWithItsReasonAndHoldsBackOnlyItsOwnSite() throws {
+        let backend = try BackendProcess(["--fail-body-containing", "VENENO"])
+        let dir = try TemporaryDirectory("faro-outbox")
+        let db = try FaroDatabase(path: dir.file("faro.sqlite3"))
+        let contact = try ContactDetails.validate(nombre: "Ana", email: "a@b.mx", telefono: "5512345678", empresa: "")
+            .get()
+        let poisoned = try db.outbox.submit(
+            .contactame(site: site(1), contact: contact, comentario: "VENENO", fechahora: "f"), now: 0,
+            backend: backend.url)
+        let sameSite = try db.outbox.submit(rate(1), now: 0, backend: backend.url)
+        let others = try (2...4).map { try db.outbox.submit(rate($0), now: 0, backend: backend.url).id }
+        let clock = ManualClock(now: 0)
+        let pass = OutboxDeliveryPass(
+            database: db, client: try TablesClient(configuration: try backend.configuration()),
+            schedule: BackoffSchedule(base: 10, cap: 10), clock: clock,
+            policy: OutboxRetryPolicy(maxServerErrors: 3))
+
+        let first = try pass.run()
+        #expect(first.attempted == 4 && first.delivered == 3)
+        #expect(try backendIDs(backend, table: "rateme") == others)  // the others were not held back
+        #expect(try db.outbox.row(id: sameSite.id)?.state == .pending)  // same site: waits behind the bad row
+        #expect(try pass.run().attempted == 0)  // the bad row waits its backoff (no hot loop)
+        clock.advance(by: 10)
+        #expect(try pass.run().attempted == 1)
+        clock.advance(by: 10)
+        let last = try pass.run()
+        #expect(last.attempted == 2 && last.delivered == 1)
+        let failed = try #require(try db.outbox.row(id: poisoned.id))
+        #expect(failed.state == .failed && failed.attempts == 3)
+        #expect(
+            failed.lastError
+                == "gave up after 3 attempts; the backend kept answering HTTP 500: Internal error (injected fault: this row always fails)"
+        )
+        #expect(try db.outbox.row(id: sameSite.id)?.state == .delivered)
+        #expect(try backendIDs(backend, table: "rateme") == others + [sameSite.id])
+        #expect(try backendIDs(backend, table: "contactame").isEmpty)
+    }
+
+    @Test func rowsStayPendingWhileTheAppKeyIsRefusedAndGoOnceItIsSet() throws {
+        let backend = try BackendProcess(["--app-key", "sekret"])
+        let dir = try TemporaryDirectory("faro-outbox")
+        let path = dir.file("faro.sqlite3")
+        let db = try FaroDatabase(path: path)
+        let ids = try (0..<5).map { try db.outbox.submit(rate($0), now: 0, backend: backend.url).id }
+        let deliverer = OutboxDeliverer(
+            databasePath: path, configuration: try backend.configuration(), schedule: .interactive)
+        deliverer.start()
+        defer { deliverer.stop() }
+        let refused = deliverer.waitForStatus(timeout: 30) { $0.keyRefused != nil }
+        #expect(refused?.keyRefused?.contains("refused the app key (HTTP 401") == true)
+        #expect(refused?.counts == OutboxCounts(pending: 5, failed: 0, delivered: 0))
+        for id in ids {
+            let row = try #require(try db.outbox.row(id: id))
+            #expect(row.state == .pending && row.attempts == 0)
+        }
+        #expect(try db.outbox.row(id: ids[0])?.lastError?.contains("app key") == true)
+        let keyed = try BackendConfiguration(baseURL: backend.url, appKey: "sekret")
+        deliverer.updateConfiguration(keyed)
+        let done = deliverer.waitForStatus(timeout: 30) { $0.pendingHere == 0 }
+        #expect(done?.counts == OutboxCounts(pending: 0, failed: 0, delivered: 5) && done?.keyRefused == nil)
+        let held = try TablesClient(configuration: keyed).list(table: "rateme", query: "$top=1000").rows
+        #expect(held.compactMap { $0["id"]?.stringValue } == ids)
+    }
+
+    @Test func anUnreachableBackendKeepsRowsPendingWithBackoffOnTheInjectedClock() throws {
+        let dir = try TemporaryDirectory("faro-outbox")
+        let path = dir.file("faro.sqlite3")
+        let db = try FaroDatabase(path: path)
+        let row = try db.outbox.submit(rate(1), now: 0)
+        let port: Int
+        do { port = try BackendProcess().port }  // a port nothing listens on
+        let configuration = try BackendConfiguration(baseURL: "http://127.0.0.1:\(port)")
+
+        // One pass at a time: the row is tried once, then not again until its backoff has passed on the clock.
+        let clock = ManualClock(now: 0)
+        let pass = OutboxDeliveryPass(
+            database: db, client: try TablesClient(configuration: configuration),
+            schedule: BackoffSchedule(base: 2, cap: 60), clock: clock, policy: OutboxRetryPolicy(maxServerErrors: 2))
+        let first = try pass.run()
+        #expect(first.attempted == 1 && first.unreachable?.lowercased().contains("connect") == true)
+        #expect(try pass.run().attempted == 0)
+        let due = try #require(try db.outbox.row(id: row.id)?.nextAttemptAt)
+        #expect((1...2).contains(due))  // 2 s with equal jitter
+        clock.advance(by: due - 0.01)
+        #expect(try pass.run().attempted == 0)
+        clock.advance(by: 0.01)
+        #expect(try pass.run().attempted == 1)
+
+        // The thread on the same clock: one attempt per step of the clock, never a loop; no network never counts
+        // against the row, whatever the attempts.
+        let deliverer = OutboxDeliverer(
+            databasePath: path, configuration: configuration, schedule: BackoffSchedule(base: 2, cap: 60),
+            clock: clock, policy: OutboxRetryPolicy(maxServerErrors: 2))
+        deliverer.start()
+        defer { deliverer.stop() }
+        var status = deliverer.waitForStatus(timeout: 30) { $0.passes >= 1 }
+        for step in 2...5 {
+            clock.advance(by: 120)
+            status = deliverer.waitForStatus(timeout: 30) { $0.passes >= step }
+        }
+        #expect(status?.passes == 5 && status?.unreachable != nil)
+        let stored = try #require(try db.outbox.row(id: row.id))
+        #expect(stored.state == .pending && stored.serverErrors == 0)
+        // 2 attempts above; the thread's first pass found the row waiting its backoff; then one per step.
+        #expect(stored.attempts == 6)
+        #expect(stored.lastError?.lowercased().contains("connect") == true)
+        #expect(status?.counts?.pending == 1)
+    }
+
+    @Test func rowsQueuedForAnotherBackendAreShownNotSentUntilMoved() throws {
+        let backend = try BackendProcess()
+        let dir = try TemporaryDirectory("faro-outbox")
+        let db = try FaroDatabase(path: dir.file("faro.sqlite3"))
+        let mine = try db.outbox.submit(rate(1), now: 0, backend: backend.url)
+        let theirs = try db.outbox.submit(rate(2), now: 0, backend: "https://antes.example")
+        let pass = OutboxDeliveryPass(
+            database: db, client: try TablesClient(configuration: try backend.configuration()),
+            schedule: .interactive, clock: SystemOutboxClock())
+        let outcome = try pass.run()
+        #expect(outcome.delivered == 1 && outcome.pendingHere == 0 && outcome.queuedElsewhere == 1)
+        #expect(try backendIDs(backend, table: "rateme") == [mine.id])
+        #expect(try db.outbox.row(id: theirs.id)?.state == .pending)
+        try db.outbox.move(id: theirs.id, to: backend.url, now: 1)
+        #expect(try pass.run().delivered == 1)
+        #expect(try backendIDs(backend, table: "rateme") == [mine.id, theirs.id])
     }
 
     @Test func refusedRowsAreKeptAsFailedWithTheServerMessageAndCanBeRetried() throws {
@@ -81,7 +213,7 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         let dir = try TemporaryDirectory("faro-outbox")
         let path = dir.file("faro.sqlite3")
         let db = try FaroDatabase(path: path)
-        let good = try db.outbox.submit(.rateme(site: site(1), imei: "i", calificacion: 3, fechahora: "f"), now: 1)
+        let good = try db.outbox.submit(rate(1), now: 1)
         var configuration = try backend.configuration()
         configuration.tables.interested = "no-such-table"  // invalid name: the server answers 404
         let registration = try BusinessRegistration.validate(nombre: "A", email: "a@e.mx", telefono: "5512345678").get()
@@ -93,58 +225,32 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         #expect(status?.counts == OutboxCounts(pending: 0, failed: 1, delivered: 1))
         let failed = try db.outbox.row(id: bad.id)
         #expect(failed?.state == .failed)
-        #expect(failed?.lastError?.contains("404") == true)
+        #expect(failed?.lastError?.hasPrefix("table no-such-table not found on the backend (HTTP 404") == true)
         #expect(try db.outbox.row(id: good.id)?.state == .delivered)
 
-        // The user fixes the configuration and presses "retry now": the row goes through.
+        // The user fixes the configuration and retries the row: it goes through.
+        #expect(try db.outbox.retry(id: bad.id, now: Date().timeIntervalSince1970))
         let fixed = OutboxDeliverer(
             databasePath: path, configuration: try backend.configuration(), schedule: .interactive)
-        try db.outbox.retryNow(now: Date().timeIntervalSince1970, includingFailed: true)
         fixed.start()
-        fixed.retryNow()
         let after = fixed.waitUntilDrained(timeout: 20)
         fixed.stop()
         #expect(after?.counts == OutboxCounts(pending: 0, failed: 0, delivered: 2))
         #expect(try backendIDs(backend, table: "interested") == [bad.id])
     }
 
-    @Test func anUnreachableBackendKeepsRowsPendingWithBackoff() throws {
-        let dir = try TemporaryDirectory("faro-outbox")
-        let path = dir.file("faro.sqlite3")
-        let db = try FaroDatabase(path: path)
-        let row = try db.outbox.submit(
-            .rateme(site: site(1), imei: "i", calificacion: 1, fechahora: "f"),
-            now: Date().timeIntervalSince1970)
-        // A port nothing listens on: start a backend, note its port, stop it.
-        let port: Int
-        do { port = try BackendProcess().port }
-        let configuration = try BackendConfiguration(baseURL: "http://127.0.0.1:\(port)")
-        let deliverer = OutboxDeliverer(
-            databasePath: path, configuration: configuration, schedule: BackoffSchedule(base: 0.05, cap: 0.2))
-        deliverer.start()
-        Thread.sleep(forTimeInterval: 1.0)
-        deliverer.stop()
-        let stored = try db.outbox.row(id: row.id)
-        #expect(stored?.state == .pending)
-        #expect((stored?.attempts ?? 0) >= 3)
-        #expect((stored?.attempts ?? 0) < 40)  // backoff, not a hot loop
-        #expect(stored?.lastError?.lowercased().contains("connect") == true)
-        #expect(deliverer.status?.counts?.pending == 1)
-    }
-
     @Test func aDeliveryPassRunsWithoutAThread() throws {
         let backend = try BackendProcess()
         let dir = try TemporaryDirectory("faro-outbox")
         let db = try FaroDatabase(path: dir.file("faro.sqlite3"))
-        for i in 0..<5 {
-            try db.outbox.submit(.rateme(site: site(i), imei: "i", calificacion: 2, fechahora: "f"), now: 0)
-        }
+        for i in 0..<5 { try db.outbox.submit(rate(i, 2), now: 0) }
         let pass = OutboxDeliveryPass(
             database: db, client: try TablesClient(configuration: try backend.configuration()),
             schedule: .background, clock: SystemOutboxClock())
         let outcome = try pass.run()
         #expect(outcome.delivered == 5 && outcome.nextDue == nil)
         #expect(try db.outbox.counts().delivered == 5)
+        #expect(try db.outbox.list(states: [.delivered]).allSatisfy { $0.backend == backend.url })
     }
 }
 

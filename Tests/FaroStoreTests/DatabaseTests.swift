@@ -45,6 +45,14 @@ import Testing
                 "INSERT INTO saved_pages (url, title, business, saved_at, mht) VALUES ('u', 't', 'b', 5, x'0102')")
             try connection.query("INSERT INTO site_state (url, contact_sent_at) VALUES ('u', 7)")
         }
+        if version == 3 {
+            // Rows queued before rows recorded their backend and site.
+            try connection.query(
+                "INSERT INTO outbox (id, table_name, body, next_attempt_at, created_at, updated_at) VALUES "
+                    + "('old-rate', 'rateme', '{\"id\":\"old-rate\",\"cliente\":\"Café\",\"titulo\":\"Menú\"}', 1, 3, 3), "
+                    + "('old-reg', 'interested', '{\"id\":\"old-reg\",\"nombre\":\"N\"}', 1, 4, 4), "
+                    + "('old-bad', 'rateme', 'not json', 1, 5, 5)")
+        }
         #expect(try connection.integerPragma("user_version") == version)
     }
 
@@ -57,17 +65,32 @@ import Testing
         if version >= 1 {
             #expect(try db.settings.value("backend.url") == "https://b.example")
             #expect(try db.contactProfile.load()?.empresa == "ACME")
-            #expect(try db.catalogCache.lookup(major: 100, minor: 1, uuid: "FA20")?.titulo == "Menú")
+            // The old per-lookup cache belonged to no backend in particular: it is dropped, the first sync fills
+            // the synced catalog instead.
+            #expect(try db.connection.query("SELECT name FROM sqlite_master WHERE name = 'catalog_cache'").isEmpty)
         }
         if version >= 2 {
             #expect(try db.savedPages.archive(id: 1) == [1, 2])
             #expect(try db.siteState.state(url: "u").contactSentAt == 7)
         }
+        if version == 3 {
+            // Old rows keep their place, go to whichever backend delivers them, and rows about a site keep their
+            // order from the site named in their body.
+            let rate = try #require(try db.outbox.row(id: "old-rate"))
+            #expect(rate.backend == nil && rate.queuedAt == 3)
+            #expect(rate.orderKey == OutboxSubmission.orderKey(cliente: "Café", titulo: "Menú"))
+            #expect(try db.outbox.row(id: "old-reg")?.orderKey == nil)
+            #expect(try db.outbox.row(id: "old-bad")?.orderKey == nil)
+            #expect(
+                try db.outbox.due(backend: "https://b", now: 10, limit: 10).map(\.id) == [
+                    "old-rate", "old-reg", "old-bad",
+                ])
+        }
         // Every table of the latest schema works after the upgrade.
         try db.outbox.enqueue(.interested(try registration(1)), id: "id-1", now: 10)
         try db.savedPages.save(url: "v", title: "T", business: "B", mht: [9], now: 11)
         try db.siteState.markRated(url: "v", rating: 3, at: 12)
-        #expect(try db.outbox.counts().pending == 1)
+        #expect(try db.outbox.counts().pending == (version == 3 ? 4 : 1))
         #expect(try db.siteState.state(url: "v").rating == 3)
         _ = dir
     }

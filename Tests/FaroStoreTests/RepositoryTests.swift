@@ -98,14 +98,15 @@ import Testing
         try db.contactProfile.save(details, now: 1)
         #expect(try db.contactProfile.load() == details)
 
-        let entry = CatalogEntry(
-            id: "b1", uuid: "FA20DE30-0B1E-4C5A-9B5E-D3A0BE0C0DE1", major: 100, minor: 1,
-            cliente: "Café", titulo: "Menú", url: "http://x/")
-        try db.catalogCache.store(major: 100, minor: 1, entries: [entry], now: 2)
-        #expect(
-            try db.catalogCache.lookup(major: 100, minor: 1, uuid: "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1")?.id == "b1")
-        #expect(try db.catalogCache.lookup(major: 100, minor: 1, uuid: "00000000-0000-0000-0000-000000000000") == nil)
-        #expect(try db.catalogCache.lookup(major: 100, minor: 2, uuid: nil) == nil)
+        let uuid = try #require(BeaconUUID("FA20DE30-0B1E-4C5A-9B5E-D3A0BE0C0DE1"))
+        let place = CatalogPlace(
+            identity: BeaconIdentity(uuid: uuid, major: 100, minor: 1), cliente: "Café", titulo: "Menú",
+            url: "http://x/", id: "b1")
+        try db.catalog.storeLookup(major: 100, minor: 1, places: [place], source: "s")
+        #expect(try db.catalog.place(source: "s", for: place.identity)?.id == "b1")
+        let other = BeaconIdentity(uuid: BeaconUUID(high: 0, low: 0), major: 100, minor: 1)
+        #expect(try db.catalog.place(source: "s", for: other) == nil)
+        #expect(try db.catalog.place(source: "another", for: place.identity) == nil)
 
         let a = try db.savedPages.save(url: "http://a/", title: "A", business: "BA", mht: Array("MIME".utf8), now: 5)
         try db.savedPages.save(url: "http://b/", title: "B", business: "BB", mht: [0, 255], now: 6)

@@ -14,10 +14,14 @@ public enum DeliveryVerdict: Sendable, Equatable {
     case retry(reason: String)
     /// The backend refuses the row for good (other 4xx, unexpected 1xx/3xx): keep it as failed with this message.
     case rejected(message: String)
+    /// The backend refused the app key (401, 403): a configuration problem, not the row's. The row stays pending,
+    /// unchanged, and is tried again when the configuration changes.
+    case keyRefused(message: String)
 
     /// Classifies one attempt. The rules of PRODUCT.md §11: 409 means delivered; 5xx and transport errors mean
-    /// retry; other 4xx keep the row as failed with the server's message.
-    public static func classify(_ result: DeliveryAttemptResult) -> DeliveryVerdict {
+    /// retry; 401/403 mean the app key was refused; other 4xx keep the row as failed with the server's message
+    /// (404 says which table is missing when `table` is given).
+    public static func classify(_ result: DeliveryAttemptResult, table: String? = nil) -> DeliveryVerdict {
         switch result {
         case .transportFailure(let reason):
             return .retry(reason: reason)
@@ -31,6 +35,11 @@ public enum DeliveryVerdict: Sendable, Equatable {
             case 300..<400:
                 return .rejected(
                     message: "HTTP \(status) redirect\(detail); Faro does not follow redirects, check the backend URL")
+            case 401, 403:
+                return .keyRefused(
+                    message: "the backend refused the app key (HTTP \(status)\(detail)); check the app key setting")
+            case 404 where table != nil:
+                return .rejected(message: "table \(table ?? "") not found on the backend (HTTP 404\(detail))")
             default:
                 return .rejected(message: "HTTP \(status)\(detail)")
             }

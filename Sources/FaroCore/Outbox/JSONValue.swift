@@ -227,7 +227,21 @@ struct JSONParser {
 
     mutating func string() throws(JSONValue.ParseError) -> String {
         position += 1  // opening quote
-        var out: [UInt8] = []
+        // Most strings have no escape: read them straight from the input (a catalog page is thousands of them).
+        let start = position
+        while position < bytes.count {
+            let c = bytes[position]
+            if c == UInt8(ascii: "\"") {
+                guard let s = String(validating: bytes[start..<position], as: UTF8.self) else {
+                    throw error("invalid UTF-8 in string")
+                }
+                position += 1
+                return s
+            }
+            if c == UInt8(ascii: "\\") || c < 0x20 { break }
+            position += 1
+        }
+        var out = Array(bytes[start..<position])
         while true {
             guard let c = current else { throw error("unterminated string") }
             position += 1

@@ -1,8 +1,16 @@
 import FoundationEssentials
 
-/// Where the outbox reads the time: seconds since 1970 (UTC). Injected so that backoff and `fechahora` are testable.
+/// Where the outbox and the catalog sync read the time: seconds since 1970 (UTC). Injected so that backoff,
+/// periods and `fechahora` are testable.
 public protocol OutboxClock: Sendable {
     func now() -> Double
+    /// Calls `observer` whenever the time jumps (a test clock stepped forward), so that a thread sleeping until a
+    /// clock time looks again. A real clock never jumps: the default does nothing.
+    func whenAdvanced(_ observer: @escaping @Sendable () -> Void)
+}
+
+extension OutboxClock {
+    public func whenAdvanced(_ observer: @escaping @Sendable () -> Void) {}
 }
 
 /// The real wall clock.
@@ -29,7 +37,7 @@ public struct SystemUnitRandom: UnitRandomSource {
 }
 
 /// A deterministic generator (SplitMix64) for tests and reproducible fault injection.
-public struct SeededUnitRandom: UnitRandomSource {
+public struct SeededUnitRandom: UnitRandomSource, Sendable {
     private var state: UInt64
     public init(seed: UInt64) { state = seed }
     public mutating func nextUInt64() -> UInt64 {

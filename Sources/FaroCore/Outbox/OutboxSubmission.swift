@@ -18,6 +18,20 @@ public enum OutboxSubmission: Sendable, Equatable {
         }
     }
 
+    /// Rows with the same key are delivered in the order they were committed (rows about one site: its contact
+    /// request before its rating); rows without a key wait for nobody. The key is the site's `cliente` and
+    /// `titulo` as the row carries them (what a stored row's body says too: see `orderKey(cliente:titulo:)`).
+    public var orderKey: String? {
+        switch self {
+        case .interested: return nil
+        case .contactame(let site, _, _, _), .rateme(let site, _, _, _):
+            return OutboxSubmission.orderKey(cliente: site.cliente, titulo: site.titulo)
+        }
+    }
+
+    /// The order key of a row about the site (`cliente`, `titulo`): both joined by U+001F (unit separator).
+    public static func orderKey(cliente: String, titulo: String) -> String { cliente + "\u{1F}" + titulo }
+
     /// The JSON object sent to the backend, with the row's client-generated `id` first.
     public func jsonBody(id: String) -> String {
         var fields: [(String, OutboxJSON)] = [("id", .string(id))]

@@ -8,12 +8,17 @@ public struct OutboxTransition: Sendable, Equatable {
     public var nextAttemptAt: Double
     /// The last error or the server's refusal, shown to the user; nil once delivered.
     public var lastError: String?
+    /// "Try again" answers from the backend so far, when the transition knows (nil: leave the stored count).
+    public var serverErrors: Int?
 
-    public init(state: OutboxRowState, attempts: Int, nextAttemptAt: Double, lastError: String?) {
+    public init(
+        state: OutboxRowState, attempts: Int, nextAttemptAt: Double, lastError: String?, serverErrors: Int? = nil
+    ) {
         self.state = state
         self.attempts = attempts
         self.nextAttemptAt = nextAttemptAt
         self.lastError = lastError
+        self.serverErrors = serverErrors
     }
 
     /// The row's new state after attempt number `previousAttempts + 1` ended with `verdict` at time `now`.
@@ -30,7 +35,33 @@ public struct OutboxTransition: Sendable, Equatable {
             return OutboxTransition(state: .pending, attempts: attempts, nextAttemptAt: now + wait, lastError: reason)
         case .rejected(let message):
             return OutboxTransition(state: .failed, attempts: attempts, nextAttemptAt: now, lastError: message)
+        case .keyRefused(let message):
+            // Not the row's fault: nothing counts, the row waits for the configuration to change.
+            return OutboxTransition(state: .pending, attempts: previousAttempts, nextAttemptAt: now, lastError: message)
         }
+    }
+
+    /// The row's new state after an attempt with `verdict`, under `policy`: a "try again" answer from the server
+    /// counts towards `maxServerErrors`; a row past `maxAge` stops waiting. `reachedServer` is false when the
+    /// attempt got no HTTP answer at all (that never counts against the row).
+    public static func after(
+        _ verdict: DeliveryVerdict, progress: OutboxRowProgress, reachedServer: Bool, now: Double,
+        schedule: BackoffSchedule, policy: OutboxRetryPolicy, random: inout some UnitRandomSource
+    ) -> OutboxTransition {
+        var transition = after(
+            verdict, previousAttempts: progress.attempts, now: now, schedule: schedule, random: &random)
+        guard case .retry(let reason) = verdict else { return transition }
+        let serverErrors = progress.serverErrors + (reachedServer ? 1 : 0)
+        transition.serverErrors = serverErrors
+        if serverErrors >= policy.maxServerErrors {
+            transition.state = .failed
+            transition.lastError = "gave up after \(serverErrors) attempts; the backend kept answering \(reason)"
+        } else if now - progress.queuedAt >= policy.maxAge {
+            transition.state = .failed
+            let days = Int((now - progress.queuedAt) / 86_400)
+            transition.lastError = "gave up after waiting \(days) day(s): \(reason)"
+        }
+        return transition
     }
 }
 

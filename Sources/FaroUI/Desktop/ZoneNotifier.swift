@@ -1,6 +1,7 @@
 internal import CGtk
 internal import CNotify
 import FaroApp
+import FaroCore
 import FaroGLib
 
 /// Zone-entry notifications through libnotify: one notification at a time, updated in place when more places are

@@ -15,6 +15,8 @@ final class DatabaseStores: ContactProfileStore, OutboxWriter, SiteFlags, Settin
     let database: FaroDatabase
     /// Woken after each commit so it is delivered at once when the backend is reachable.
     var deliverer: OutboxDeliverer?
+    /// The backend new rows are queued for (PRODUCT.md §11: each row goes only there); nil until one is configured.
+    var backend: String?
 
     init(database: FaroDatabase) { self.database = database }
 
@@ -31,7 +33,7 @@ final class DatabaseStores: ContactProfileStore, OutboxWriter, SiteFlags, Settin
     {
         let row: OutboxRow
         do {
-            row = try database.outbox.submit(submission, now: time, marking: site)
+            row = try database.outbox.submit(submission, now: time, marking: site, backend: backend)
         } catch {
             throw StorageFailure(error.description)
         }
@@ -88,23 +90,16 @@ final class BackendCatalog: CatalogProvider, @unchecked Sendable {
         queue.async { [self] in
             if database == nil { database = try? FaroDatabase(path: path, durable: false) }
             if client == nil, let configuration { client = try? TablesClient(configuration: configuration) }
-            let major = Int(identity.major)
-            let minor = Int(identity.minor)
-            let uuid = identity.uuid.description
-            if let cached = try? database?.catalogCache.lookup(major: major, minor: minor, uuid: uuid) {
-                let place = BackendCatalog.place(cached, identity)
-                main { completion(place) }
+            guard let source = configuration?.catalogSource else { return }
+            if let cached = try? database?.catalog.place(source: source, for: identity) {
+                main { completion(cached) }
             }
-            guard let client, let entries = try? client.catalog(major: major, minor: minor, uuid: uuid) else { return }
-            try? database?.catalogCache.store(
-                major: major, minor: minor, entries: entries,
-                now: Date().timeIntervalSince1970)
-            let place = entries.first.map { BackendCatalog.place($0, identity) }
+            guard let client, let places = try? client.catalog(major: Int(identity.major), minor: Int(identity.minor))
+            else { return }
+            try? database?.catalog.storeLookup(
+                major: identity.major, minor: identity.minor, places: places, source: source)
+            let place = CatalogIndex(places).place(for: identity)
             main { completion(place) }
         }
-    }
-
-    static func place(_ entry: CatalogEntry, _ identity: BeaconIdentity) -> CatalogPlace {
-        CatalogPlace(identity: identity, cliente: entry.cliente, titulo: entry.titulo, url: entry.url)
     }
 }

@@ -5,21 +5,26 @@ import FaroStore
 import FoundationEssentials
 import Glibc
 
-/// `faro outbox [--json]` lists the pending and refused rows; `faro outbox flush [--timeout SECONDS]
-/// [--backend URL] [--retry-failed]` delivers now and exits 0 when nothing is pending, 1 with the reason.
+/// `faro outbox [--json]` lists the pending and refused rows; `faro outbox flush` delivers now and exits 0 when
+/// nothing is pending, 1 with the reason; `retry`, `discard` and `move` act on rows, as the window's panel does.
 enum OutboxCommand {
     static let help = CommandHelp(
         name: "outbox",
         synopsis: [
             "faro outbox [--json]",
             "faro outbox flush [--timeout SECONDS] [--backend URL] [--retry-failed]",
+            "faro outbox retry ID|--all",
+            "faro outbox discard ID",
+            "faro outbox move ID|--all [--backend URL]",
         ],
         summary: "List the submissions waiting for the backend, or deliver them now.",
         description: """
             Everything sent to the backend (registrations, contact details, ratings) is first committed to a local \
             outbox and delivered when the backend is reachable, so nothing is lost offline. 'faro outbox' lists the \
             rows still pending and those the backend refused; 'faro outbox flush' delivers now and exits with 0 when \
-            nothing is left pending, 1 with the reason otherwise. Rows are never dropped unless the user says so.
+            nothing is left pending, 1 with the reason otherwise. 'retry' makes a pending or refused row due again \
+            (--all: every one), 'discard' deletes one row for good, and 'move' gives a row queued for another \
+            backend to this one. Rows are never dropped unless the user says so.
             """,
         options: [
             OptionHelp("--json", "List as one JSON object: {\"pending\": N, \"failed\": N, \"rows\": [...]}."),
@@ -27,8 +32,9 @@ enum OutboxCommand {
             OptionHelp(
                 "--backend URL", "flush: the backend's base URL (else $FARO_BACKEND, else the backend-url setting)."),
             OptionHelp("--retry-failed", "flush: try the rows the backend refused again, too."),
+            OptionHelp("--all", "retry, move: every row instead of one ID."),
         ],
-        actions: ["flush"],
+        actions: ["flush", "retry", "discard", "move"],
         examples: [
             ExampleHelp(
                 "faro outbox flush --backend https://faro.azurewebsites.net --timeout 60",
@@ -39,22 +45,38 @@ enum OutboxCommand {
         var args = arguments
         let json = args.flag("--json")
         let retryFailed = args.flag("--retry-failed")
+        let all = args.flag("--all")
         let timeout = try args.number("--timeout", in: 0...86_400)
         let backend = try args.option("--backend")
         let action = try? args.positional("action")
+        var target: String?
+        if ["retry", "discard", "move"].contains(action ?? ""), !all { target = try args.positional("row ID") }
         try args.finish()
+        if action != "flush", retryFailed || timeout != nil {
+            throw UsageError(description: "--timeout and --retry-failed go with 'faro outbox flush'")
+        }
+        if action != nil, json { throw UsageError(description: "--json goes with 'faro outbox' alone") }
+        if all, !["retry", "move"].contains(action ?? "") {
+            throw UsageError(description: "--all goes with 'faro outbox retry' or 'faro outbox move'")
+        }
         switch action {
         case nil:
-            if retryFailed || timeout != nil || backend != nil {
-                throw UsageError(description: "--timeout, --backend and --retry-failed go with 'faro outbox flush'")
-            }
+            if backend != nil { throw UsageError(description: "--backend goes with 'flush' or 'move'") }
             try list(json: json)
             return 0
         case "flush":
-            if json { throw UsageError(description: "--json goes with 'faro outbox', not 'flush'") }
             return try flush(timeout: timeout ?? 30, backend: backend, retryFailed: retryFailed)
+        case "retry":
+            if backend != nil { throw UsageError(description: "--backend goes with 'flush' or 'move'") }
+            return try retry(target)
+        case "discard":
+            if backend != nil { throw UsageError(description: "--backend goes with 'flush' or 'move'") }
+            return try discard(target ?? "")
+        case "move":
+            return try move(target, backend: backend)
         case let other?:
-            throw UsageError(description: "unknown outbox action '\(other)' (use 'faro outbox' or 'faro outbox flush')")
+            throw UsageError(
+                description: "unknown outbox action '\(other)' (use flush, retry, discard or move, or nothing)")
         }
     }
 
@@ -76,6 +98,7 @@ enum OutboxCommand {
                     ("attempts", String(r.attempts)),
                     ("created_at", JSON.string(Fechahora.format(secondsSince1970: r.createdAt))),
                     ("last_error", r.lastError.map { JSON.string($0) } ?? "null"),
+                    ("backend", r.backend.map { JSON.string($0) } ?? "null"),
                 ])
             }
             Output.line(
@@ -90,7 +113,7 @@ enum OutboxCommand {
             let when = Fechahora.format(secondsSince1970: r.createdAt)
             Output.line(
                 "\(r.id)  \(r.table.rawValue)  \(r.state.rawValue)  \(when)  attempts=\(r.attempts)"
-                    + (r.lastError.map { "  \($0)" } ?? ""))
+                    + "  backend=\(r.backend ?? "any")" + (r.lastError.map { "  \($0)" } ?? ""))
         }
     }
 
@@ -117,24 +140,97 @@ enum OutboxCommand {
         Curl.initialize()
         let deliverer = OutboxDeliverer(
             databasePath: database.path, configuration: configuration,
-            schedule: .interactive, clock: clock, idleRecheck: 1)
+            schedule: .interactive, clock: clock, idleRecheck: 1,
+            policy: OutboxRetryPolicy(environment: ProcessInfo.processInfo.environment))
         deliverer.start()
         let status = deliverer.waitUntilDrained(timeout: timeout)
         deliverer.stop(timeout: 10)
         let counts: OutboxCounts
-        do { counts = try database.outbox.counts() } catch { throw CommandFailure(description: error.description) }
+        let pendingHere: Int
+        let elsewhere: [OutboxRow]
+        do {
+            counts = try database.outbox.counts()
+            pendingHere = try database.outbox.pendingCount(backend: configuration.baseURL)
+            elsewhere = try database.outbox.queuedElsewhere(than: configuration.baseURL)
+        } catch {
+            throw CommandFailure(description: error.description)
+        }
         if counts.failed > 0 {
             Output.error(
                 "faro: \(counts.failed) row(s) were refused by the backend and kept; see 'faro outbox' "
-                    + "(retry them with 'faro outbox flush --retry-failed')")
+                    + "(retry them with 'faro outbox retry ID|--all')")
         }
-        guard counts.pending == 0 else {
+        if let refused = status?.keyRefused, pendingHere > 0 {
+            throw CommandFailure(description: "\(pendingHere) row(s) kept pending: \(refused)")
+        }
+        guard pendingHere == 0 else {
             let reason = status?.lastProblem ?? "the backend did not answer in time"
             throw CommandFailure(
                 description:
-                    "\(counts.pending) row(s) still pending after \(JSON.number(timeout, decimals: 1)) s: \(reason)")
+                    "\(pendingHere) row(s) still pending after \(JSON.number(timeout, decimals: 1)) s: \(reason)")
+        }
+        if !elsewhere.isEmpty {
+            let others = Set(elsewhere.compactMap(\.backend)).sorted().joined(separator: ", ")
+            throw CommandFailure(
+                description: "\(elsewhere.count) row(s) wait for another backend (\(others)): "
+                    + "'faro outbox move ID|--all' sends them to \(configuration.baseURL), "
+                    + "'faro outbox discard ID' drops one")
         }
         Output.line("delivered: \(counts.delivered)  pending: 0  failed: \(counts.failed)")
+        return 0
+    }
+
+    static func retry(_ id: String?) throws -> Int32 {
+        let database = try OutboxStoreAccess.open()
+        let now = SystemOutboxClock().now()
+        do {
+            if let id {
+                guard try database.outbox.retry(id: id, now: now) else {
+                    throw CommandFailure(description: "no pending or failed row with id \(id); see 'faro outbox'")
+                }
+                Output.line("queued again: \(id)")
+            } else {
+                let n = try database.outbox.retryAll(now: now)
+                Output.line("queued again: \(n) row(s)")
+            }
+        } catch let error as StoreError {
+            throw CommandFailure(description: error.description)
+        }
+        Output.error("faro: 'faro outbox flush' delivers them now (so does the running window)")
+        return 0
+    }
+
+    static func discard(_ id: String) throws -> Int32 {
+        let database = try OutboxStoreAccess.open()
+        do {
+            guard try database.outbox.discard(id: id) else {
+                throw CommandFailure(
+                    description: "no pending or failed row with id \(id) (delivered rows stay); see 'faro outbox'")
+            }
+        } catch let error as StoreError {
+            throw CommandFailure(description: error.description)
+        }
+        Output.line("discarded: \(id)")
+        return 0
+    }
+
+    static func move(_ id: String?, backend: String?) throws -> Int32 {
+        let database = try OutboxStoreAccess.open()
+        let configuration = try backendURL(backend, database: database)
+        let now = SystemOutboxClock().now()
+        do {
+            if let id {
+                guard try database.outbox.move(id: id, to: configuration.baseURL, now: now) else {
+                    throw CommandFailure(description: "no pending or failed row with id \(id); see 'faro outbox'")
+                }
+                Output.line("queued for \(configuration.baseURL): \(id)")
+            } else {
+                let n = try database.outbox.moveAll(to: configuration.baseURL, now: now)
+                Output.line("queued for \(configuration.baseURL): \(n) row(s)")
+            }
+        } catch let error as StoreError {
+            throw CommandFailure(description: error.description)
+        }
         return 0
     }
 }

@@ -1,16 +1,18 @@
 import Dispatch
 import FaroApp
 import FaroCore
+import FaroNet
 import FaroStore
 import FoundationEssentials
 import Glibc
 
-/// `faro register --nombre N --email E --telefono T`: "Registrar mi negocio" from the terminal. Validated like the
-/// form, committed to the outbox (a row for table `interested`), and the row's client id printed on stdout.
+/// `faro register --nombre N --email E --telefono T [--backend URL]`: "Registrar mi negocio" from the terminal.
+/// Validated like the form, committed to the outbox (a row for table `interested`, queued for the configured
+/// backend, or for whichever delivers it when none is configured yet), and the row's client id printed on stdout.
 /// Delivery is the outbox's business (`faro outbox flush`, or the app's background delivery).
 enum RegisterCommand {
     static let help = CommandHelp(
-        name: "register", synopsis: ["faro register --nombre N --email E --telefono T"],
+        name: "register", synopsis: ["faro register --nombre N --email E --telefono T [--backend URL]"],
         summary: "\"Registrar mi negocio\" from the terminal: queue a registration in the outbox.",
         description: """
             Validates the fields like the window's form, commits the registration to the outbox (a row for the \
@@ -23,6 +25,9 @@ enum RegisterCommand {
             OptionHelp("--email E", "A contact e-mail address."),
             OptionHelp(
                 "--telefono T", "A phone number of exactly 10 digits; spaces, dashes and parentheses are dropped."),
+            OptionHelp(
+                "--backend URL", "The backend the row is queued for (else $FARO_BACKEND, else the backend-url setting)."
+            ),
         ],
         examples: [
             ExampleHelp(
@@ -35,8 +40,12 @@ enum RegisterCommand {
         let nombre = try args.option("--nombre") ?? ""
         let email = try args.option("--email") ?? ""
         let telefono = try args.option("--telefono") ?? ""
+        let backend = try args.option("--backend")
         try args.finish()
-        let stores = DatabaseStores(database: try OutboxStoreAccess.open())
+        let database = try OutboxStoreAccess.open()
+        let stores = DatabaseStores(database: database)
+        // The row is queued for the configured backend (or for whichever delivers it when none is set yet).
+        stores.backend = try BackendSettings.resolve(option: backend, database: database)?.baseURL
         let register = RegisterBusiness(outbox: stores, clock: { SystemOutboxClock().now() })
         let id: String
         do throws(FormSubmissionError) {

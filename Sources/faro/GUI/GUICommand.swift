@@ -37,6 +37,9 @@ enum GUICommand {
                 description: "no display to open the window on; for the terminal demo run "
                     + "`faro scan --source demo` (or see `faro --help`)")
         }
+        // The demo never touches the user's own data: everything below reads the private profile's folders.
+        let demoProfile = demo ? try DemoProfile.create() : nil
+        defer { demoProfile?.remove() }
         let database = try FaroDatabase(path: FaroDatabase.defaultPath())
         let stores = DatabaseStores(database: database)
         let settings: any SettingsStore
@@ -55,7 +58,9 @@ enum GUICommand {
             demoBackend = backend
             backendURL = backend.url
         }
-        let configuration = try BackendSettings.resolve(option: backendURL, database: database)
+        let configuration = try BackendSettings.resolve(
+            option: backendURL, database: database, readAppKey: demoProfile == nil)
+        stores.backend = configuration?.baseURL
         if let configuration {
             let deliverer = OutboxDeliverer(databasePath: database.path, configuration: configuration)
             deliverer.start()
@@ -91,6 +96,9 @@ enum GUICommand {
         environment.outbox = stores
         environment.session = GUICommand.sessionConfiguration(settings)
         environment.site = SiteAdapters(database: database, deviceID: deviceID)
+        if let demoProfile {
+            Output.line("faro: demo on a private profile in \(demoProfile.folder) (removed on exit)")
+        }
         let status = FaroApplication(environment: environment).run(service: service, background: background)
         stores.deliverer?.stop(timeout: 5)
         demoBackend?.stop()
@@ -134,9 +142,7 @@ final class DemoBackend {
         guard access(exe, X_OK) == 0 else {
             throw CommandFailure(description: "faro-backend is not next to faro (\(exe)); build it with `swift build`")
         }
-        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-        let folder = temporary + "/faro-demo-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try DemoProfile.makeTemporaryFolder("faro-demo-backend")
         var arguments = [exe, "--port", "0", "--database", folder + "/backend.sqlite3"]
         if let data = DataDirectory.locate() { arguments += ["--data", data] }
 
@@ -186,6 +192,7 @@ final class DemoBackend {
         kill(pid, SIGTERM)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
+        try? FileManager.default.removeItem(atPath: folder)
         throw CommandFailure(
             description: "the demo faro-backend did not start: \(String(decoding: buffer, as: UTF8.self))")
     }
@@ -197,4 +204,54 @@ final class DemoBackend {
         close(output)
         try? FileManager.default.removeItem(atPath: folder)
     }
+}
+
+/// The private profile of `faro --demo`: a fresh folder made by `mkdtemp` holding the demo's own database,
+/// settings (GSettings' keyfile backend) and caches, removed on exit. Made before anything reads the XDG folders,
+/// so the user's `$XDG_DATA_HOME/faro` is never opened; the backend settings of the user's environment are
+/// dropped too, so the demo only ever talks to its own faro-backend.
+final class DemoProfile {
+    let folder: String
+
+    private init(folder: String) { self.folder = folder }
+
+    static func create() throws -> DemoProfile {
+        let folder = try makeTemporaryFolder("faro-demo")
+        for (variable, name) in [("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")]
+        {
+            let path = folder + "/" + name
+            guard mkdir(path, 0o700) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(atPath: folder)
+                throw CommandFailure(description: "cannot make the demo profile folder \(path): \(reason)")
+            }
+            setenv(variable, path, 1)
+        }
+        setenv("GSETTINGS_BACKEND", "keyfile", 1)
+        for variable in [
+            "FARO_BACKEND", "FARO_APP_KEY", "FARO_TABLE_BEACONS", "FARO_TABLE_INTERESTED", "FARO_TABLE_CONTACTAME",
+            "FARO_TABLE_RATEME",
+        ] {
+            unsetenv(variable)
+        }
+        return DemoProfile(folder: folder)
+    }
+
+    /// A new, private (0700) folder under `$TMPDIR` (else /tmp) named `prefix-XXXXXX` by `mkdtemp`: never a
+    /// guessable name another user could have made first.
+    static func makeTemporaryFolder(_ prefix: String) throws -> String {
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        var template = Array((temporary + "/" + prefix + "-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            return mkdtemp(base) != nil
+        }
+        guard made else {
+            throw CommandFailure(
+                description: "cannot make a temporary folder in \(temporary): \(String(cString: strerror(errno)))")
+        }
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: folder) }
 }

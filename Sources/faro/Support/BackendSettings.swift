@@ -9,9 +9,10 @@ import FoundationEssentials
 /// `$FARO_TABLE_BEACONS`, `$FARO_TABLE_INTERESTED`, `$FARO_TABLE_CONTACTAME`, `$FARO_TABLE_RATEME`, else the
 /// settings `table-beacons`, `table-interested`, `table-contactame`, `table-rateme` (defaults: the contract's).
 enum BackendSettings {
-    /// The configuration, or nil when no URL is configured anywhere.
+    /// The configuration, or nil when no URL is configured anywhere. `readAppKey` false leaves the stored app key
+    /// alone (`faro --demo`: its own loopback backend needs none, and the user's keyring is not the demo's).
     static func resolve(
-        option: String?, database: FaroDatabase,
+        option: String?, database: FaroDatabase, readAppKey: Bool = true,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> BackendConfiguration? {
         func env(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
@@ -30,7 +31,10 @@ enum BackendSettings {
             Output.error("faro: warning: \(error); using the default table names")
         }
         let appKey: String?
-        do { appKey = try env("FARO_APP_KEY") ?? AppKeyStore.standard(environment: environment).read() } catch {
+        do {
+            appKey =
+                try env("FARO_APP_KEY") ?? (readAppKey ? AppKeyStore.standard(environment: environment).read() : nil)
+        } catch {
             throw CommandFailure(description: "cannot read the app key: \(error) (FARO_APP_KEY overrides it)")
         }
         var configuration: BackendConfiguration

@@ -28,64 +28,6 @@ public struct ContactProfileRepository {
     }
 }
 
-/// One catalog row as cached: the business, title and microsite of a beacon (§12).
-public struct CatalogEntry: Equatable, Sendable {
-    public var id: String
-    public var uuid: String?
-    public var major: Int
-    public var minor: Int
-    public var cliente: String
-    public var titulo: String
-    public var url: String
-
-    public init(id: String, uuid: String?, major: Int, minor: Int, cliente: String, titulo: String, url: String) {
-        self.id = id
-        self.uuid = uuid
-        self.major = major
-        self.minor = minor
-        self.cliente = cliente
-        self.titulo = titulo
-        self.url = url
-    }
-}
-
-/// The catalog cache: what the backend said about each beacon, so the list shows titles offline.
-public struct CatalogCacheRepository {
-    let connection: SQLiteConnection
-
-    /// Replaces what is cached for (major, minor) with `entries` (the latest answer from the backend).
-    public func store(major: Int, minor: Int, entries: [CatalogEntry], now: Double) throws(StoreError) {
-        try connection.transaction { () throws(StoreError) in
-            try connection.query(
-                "DELETE FROM catalog_cache WHERE major = ? AND minor = ?",
-                [.integer(Int64(major)), .integer(Int64(minor))])
-            for e in entries {
-                try connection.query(
-                    "INSERT OR REPLACE INTO catalog_cache (major, minor, uuid, row_id, cliente, titulo, url, fetched_at) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        .integer(Int64(e.major)), .integer(Int64(e.minor)), .text(e.uuid?.lowercased() ?? ""),
-                        .text(e.id), .text(e.cliente), .text(e.titulo), .text(e.url), .real(now),
-                    ])
-            }
-        }
-    }
-
-    /// The cached entry for a beacon: one whose UUID matches, else one cached without a UUID.
-    public func lookup(major: Int, minor: Int, uuid: String?) throws(StoreError) -> CatalogEntry? {
-        let rows = try connection.query(
-            "SELECT row_id, uuid, major, minor, cliente, titulo, url FROM catalog_cache WHERE major = ? AND minor = ? "
-                + "AND (uuid = ? OR uuid = '') ORDER BY uuid DESC LIMIT 1",
-            [.integer(Int64(major)), .integer(Int64(minor)), .text(uuid?.lowercased() ?? "")])
-        return rows.first.map { r in
-            CatalogEntry(
-                id: r[0].text ?? "", uuid: (r[1].text ?? "").isEmpty ? nil : r[1].text,
-                major: Int(r[2].integer ?? 0), minor: Int(r[3].integer ?? 0), cliente: r[4].text ?? "",
-                titulo: r[5].text ?? "", url: r[6].text ?? "")
-        }
-    }
-}
-
 /// "Guardados" (§3): MHT archives with their title, business, URL and date.
 public struct SavedPagesRepository {
     let connection: SQLiteConnection

@@ -1,0 +1,254 @@
+import FaroCore
+import FoundationEssentials
+
+/// What the catalog service tells the window (one typed update, consumed in one place).
+public enum CatalogServiceUpdate: Sendable, Equatable {
+    /// The local catalog was loaded or changed: every place, indexed by beacon. Rows and regions come from it, so
+    /// a catalogued place is named and notified even when it is first sighted offline.
+    case catalogChanged(CatalogIndex)
+    /// Whether the backend can be reached changed (the window's one calm line when it cannot).
+    case reachability(CatalogReachability)
+}
+
+/// The local catalog, kept in memory and in sync with the backend, without any display: it loads what was synced
+/// before (offline at once), then runs `CatalogSyncScheduler`'s actions on a worker thread of its own — a pull at
+/// start, every period, when the network is back, soon after an unknown beacon is sighted; lookups where listing is
+/// refused — on an injected clock, and reports changes through the passed-in hop to the main thread.
+public final class CatalogService: @unchecked Sendable {
+    /// Makes the syncer on the worker thread (it owns a database connection and a libcurl handle); throws with a
+    /// reason a user can read when it cannot (the database is locked…). Nil: no backend is configured.
+    public typealias SyncerFactory = @Sendable () throws -> (any CatalogSyncing)?
+
+    private let settings: CatalogSyncSettings
+    private let clock: any OutboxClock
+    private let main: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let onUpdate: @Sendable (CatalogServiceUpdate) -> Void
+
+    private let condition = ConditionLock()
+    private var factory: SyncerFactory
+    private var factoryChanged = false
+    private var triggers: [CatalogSyncScheduler.Trigger] = []
+    /// Unknown beacons with a sighting waiting in `triggers` (a burst of sightings is one trigger).
+    private var pendingUnknown = Set<BeaconIdentity>()
+    private var currentIndex = CatalogIndex()
+    private var currentReachability = CatalogReachability.unknown
+    private var running = false
+    private var stopping = false
+    private var finished = true
+    /// The worker sleeps with nothing to do (tests wait for this instead of sleeping).
+    private var idle = false
+    private var clockMoved = false
+
+    /// `main` runs a closure on the UI thread (the GTK app passes its idle hop; tests may run it in place);
+    /// `onUpdate` is called through it.
+    public init(
+        settings: CatalogSyncSettings = CatalogSyncSettings(), clock: any OutboxClock,
+        makeSyncer: @escaping SyncerFactory,
+        main: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        onUpdate: @escaping @Sendable (CatalogServiceUpdate) -> Void
+    ) {
+        self.settings = settings
+        self.clock = clock
+        self.factory = makeSyncer
+        self.main = main
+        self.onUpdate = onUpdate
+    }
+
+    /// The catalog as last loaded (any thread).
+    public var index: CatalogIndex { condition.withLock { currentIndex } }
+
+    /// The backend's reachability as last reported (any thread).
+    public var reachability: CatalogReachability { condition.withLock { currentReachability } }
+
+    /// Starts the worker: it loads the local catalog, reports it, and pulls (once).
+    public func start() {
+        condition.withLock {
+            guard !running else { return }
+            running = true
+            stopping = false
+            finished = false
+            triggers.append(.start)
+        }
+        clock.whenAdvanced { [weak self] in self?.clockJumped() }
+        DetachedThread.start(name: "faro-catalog") { [self] in self.threadMain() }
+    }
+
+    /// Stops the worker after the request in flight; waits up to `timeout` seconds.
+    public func stop(timeout: Double = 10) {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        let deadline = Date().addingTimeInterval(timeout)
+        while !finished, condition.wait(until: deadline) {}
+        running = false
+        condition.unlock()
+    }
+
+    /// GIO reports the network back: pull now (failures are forgotten).
+    public func networkAvailable() { add(.networkAvailable) }
+
+    /// A beacon was sighted that the catalog does not name: ask the backend soon (rate-limited and retried with
+    /// backoff by the scheduler). Cheap for beacons the catalog knows, so it may be called for every sighting.
+    public func unknownBeaconSighted(_ identity: BeaconIdentity) {
+        let wanted = condition.withLock { () -> Bool in
+            !currentIndex.contains(identity) && pendingUnknown.insert(identity).inserted
+        }
+        if wanted { add(.unknownBeacon(identity)) }
+    }
+
+    /// The backend URL or app key changed: everything is asked again of the new syncer.
+    public func configurationChanged(makeSyncer: @escaping SyncerFactory) {
+        condition.withLock {
+            factory = makeSyncer
+            factoryChanged = true
+            triggers.append(.configurationChanged)
+            idle = false
+            condition.broadcast()
+        }
+    }
+
+    /// Waits until the worker has nothing left to do now (every trigger handled, nothing due on the clock), or
+    /// `timeout` real seconds pass; false on timeout. For tests and the terminal, instead of sleeping.
+    @discardableResult
+    public func waitUntilSettled(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !(idle && triggers.isEmpty && !clockMoved) && !finished {
+            if !condition.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    private func add(_ trigger: CatalogSyncScheduler.Trigger) {
+        condition.withLock {
+            triggers.append(trigger)
+            idle = false
+            condition.broadcast()
+        }
+    }
+
+    private func clockJumped() {
+        condition.withLock {
+            clockMoved = true
+            idle = false
+            condition.broadcast()
+        }
+    }
+
+    private func threadMain() {
+        defer {
+            condition.withLock {
+                finished = true
+                idle = true
+                condition.broadcast()
+            }
+        }
+        var scheduler = CatalogSyncScheduler(settings: settings)
+        var syncer: (any CatalogSyncing)?
+        var loaded = false
+        /// The factory threw: it is asked again when the scheduler's retry comes.
+        var factoryFailed = false
+        while true {
+            let (stop, pending, newFactory) = condition.withLock {
+                () -> (Bool, [CatalogSyncScheduler.Trigger], SyncerFactory?) in
+                let taken = triggers
+                triggers.removeAll()
+                pendingUnknown.removeAll()
+                clockMoved = false
+                let changed = factoryChanged ? factory : nil
+                factoryChanged = false
+                return (stopping, taken, changed)
+            }
+            if stop { return }
+            if newFactory != nil {
+                syncer = nil
+                loaded = false
+                factoryFailed = false
+            }
+            let now = clock.now()
+            for trigger in pending { scheduler.handle(trigger, at: now) }
+            if syncer == nil, !factoryFailed || scheduler.nextAction(at: now) != nil {
+                let factory = condition.withLock { self.factory }
+                do {
+                    syncer = try factory()
+                    factoryFailed = false
+                } catch {
+                    factoryFailed = true
+                    scheduler.begin(.pull, at: now)
+                    scheduler.finished(.unreachable("\(error)"), at: clock.now(), isKnown: { _ in false })
+                    report(reachability: scheduler.reachability)
+                }
+            }
+            if let syncer, !loaded {
+                loaded = true
+                publish(CatalogIndex(syncer.localPlaces()))
+            }
+            if let syncer, let action = scheduler.nextAction(at: clock.now()) {
+                scheduler.begin(action, at: clock.now())
+                let outcome: CatalogAttemptOutcome
+                switch action {
+                case .pull: outcome = syncer.pull()
+                case .lookUp(let identities): outcome = syncer.lookUp(identities)
+                }
+                var index = self.index
+                if CatalogService.mayHaveChanged(outcome) {
+                    index = CatalogIndex(syncer.localPlaces())
+                    publish(index)
+                }
+                scheduler.finished(outcome, at: clock.now(), isKnown: index.contains)
+                report(reachability: scheduler.reachability)
+                continue
+            }
+            sleep(until: syncer != nil || factoryFailed ? scheduler.nextWake : nil)
+        }
+    }
+
+    static func mayHaveChanged(_ outcome: CatalogAttemptOutcome) -> Bool {
+        switch outcome {
+        case .pulled(let report): return report.changedAnything
+        case .lookedUp: return true
+        case .listingRefused, .keyRefused, .unreachable, .misconfigured: return false
+        }
+    }
+
+    private func publish(_ index: CatalogIndex) {
+        let changed = condition.withLock { () -> Bool in
+            guard index != currentIndex else { return false }
+            currentIndex = index
+            return true
+        }
+        guard changed else { return }
+        let onUpdate = onUpdate
+        main { onUpdate(.catalogChanged(index)) }
+    }
+
+    private func report(reachability: CatalogReachability) {
+        let changed = condition.withLock { () -> Bool in
+            guard reachability != currentReachability else { return false }
+            currentReachability = reachability
+            return true
+        }
+        guard changed else { return }
+        let onUpdate = onUpdate
+        main { onUpdate(.reachability(reachability)) }
+    }
+
+    /// Sleeps until the clock reaches `wake` (nil: until a trigger), a trigger arrives, the clock jumps, or stop.
+    private func sleep(until wake: Double?) {
+        condition.lock()
+        defer { condition.unlock() }
+        idle = true
+        condition.broadcast()
+        while !stopping, triggers.isEmpty, !clockMoved, !factoryChanged {
+            guard let wake else {
+                condition.wait()
+                continue
+            }
+            let remaining = wake - clock.now()
+            if remaining <= 0 { break }
+            _ = condition.wait(until: Date().addingTimeInterval(min(remaining, 3600)))
+        }
+        idle = false
+    }
+}

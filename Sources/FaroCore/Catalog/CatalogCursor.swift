@@ -1,0 +1,34 @@
+/// Where an incremental catalog pull stands: the (`updatedAt`, `id`) of the last row received, in the server's
+/// order (`$orderby=updatedAt,id`). The next request asks for rows strictly after it —
+/// `updatedAt gt T or (updatedAt eq T and id gt I)` — so rows that share the boundary timestamp are neither lost
+/// (as with `gt T` alone) nor fetched again on every pull (as with the official clients' `ge T`).
+public struct CatalogCursor: Equatable, Sendable {
+    /// The `updatedAt` text exactly as the server sent it (sent back verbatim in the filter).
+    public var updatedAt: String
+    public var id: String
+
+    public init(updatedAt: String, id: String) {
+        self.updatedAt = updatedAt
+        self.id = id
+    }
+
+    /// The instant of `updatedAt`, nil when the server's text is not a timestamp.
+    public var instant: CatalogTimestamp? { CatalogTimestamp(updatedAt) }
+
+    /// The OData `$filter` for the rows after this cursor (unencoded).
+    public var filter: String {
+        let t = "datetimeoffset'\(CatalogCursor.escape(updatedAt))'"
+        return "(updatedAt gt \(t)) or ((updatedAt eq \(t)) and (id gt '\(CatalogCursor.escape(id))'))"
+    }
+
+    /// Whether a row with (`instant`, `id`) comes after this cursor in the server's order. Ids are compared by
+    /// their UTF-8 bytes, as SQLite and the tables protocol's reference server do.
+    public func precedes(instant: CatalogTimestamp, id: String) -> Bool {
+        guard let mine = self.instant else { return true }
+        if instant != mine { return mine < instant }
+        return self.id.utf8.lexicographicallyPrecedes(id.utf8)
+    }
+
+    /// An OData string literal's body: `'` doubled.
+    static func escape(_ text: String) -> String { text.replacing("'", with: "''") }
+}

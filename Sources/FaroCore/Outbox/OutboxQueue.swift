@@ -1,0 +1,59 @@
+/// One row of the outbox as the window's panel and `faro outbox` show it.
+public struct OutboxEntry: Sendable, Equatable {
+    /// The client-generated id (also the row's `id` on the backend).
+    public var id: String
+    public var table: OutboxTable
+    public var state: OutboxRowState
+    public var attempts: Int
+    /// The last error, or the server's reason for refusing the row.
+    public var lastError: String?
+    /// Seconds since 1970.
+    public var createdAt: Double
+    /// The backend base URL the row was queued for; nil for rows queued before Faro recorded it (they go to the
+    /// backend configured when they are delivered).
+    public var backend: String?
+
+    public init(
+        id: String, table: OutboxTable, state: OutboxRowState, attempts: Int, lastError: String?,
+        createdAt: Double, backend: String?
+    ) {
+        self.id = id
+        self.table = table
+        self.state = state
+        self.attempts = attempts
+        self.lastError = lastError
+        self.createdAt = createdAt
+        self.backend = backend
+    }
+
+    /// Whether the row waits for a backend other than `backend` (it is never sent anywhere else by itself).
+    public func isQueued(forAnotherThan backend: String?) -> Bool {
+        guard let mine = self.backend else { return false }
+        return mine != backend
+    }
+}
+
+/// Why an outbox action could not be done, in words a user can act on.
+public struct OutboxQueueError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What the user can do with the outbox's undelivered rows (FaroStore's `OutboxRepository` is the real one). Only
+/// these actions ever remove a row: nothing is dropped unless the user says so.
+public protocol OutboxQueue {
+    /// Pending and failed rows, oldest first.
+    func undelivered() throws(OutboxQueueError) -> [OutboxEntry]
+    /// Queues a pending or failed row again, due at `now`, its attempts counted from zero. False: no such row.
+    func retry(id: String, now: Double) throws(OutboxQueueError) -> Bool
+    /// `retry` for every pending and failed row; returns how many.
+    func retryAll(now: Double) throws(OutboxQueueError) -> Int
+    /// Deletes a pending or failed row. False: no such row (delivered rows are history and stay).
+    func discard(id: String) throws(OutboxQueueError) -> Bool
+    /// Deletes every pending and failed row; returns how many.
+    func discardAll() throws(OutboxQueueError) -> Int
+    /// Queues a row again for `backend` (a row that waited for another backend). False: no such row.
+    func move(id: String, to backend: String, now: Double) throws(OutboxQueueError) -> Bool
+    /// `move` for every undelivered row queued for a backend other than `backend`; returns how many.
+    func moveAll(to backend: String, now: Double) throws(OutboxQueueError) -> Int
+}

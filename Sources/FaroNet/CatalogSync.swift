@@ -1,0 +1,181 @@
+import FaroCore
+import FaroStore
+
+/// Why a catalog pull or lookup stopped, in words a user can act on.
+public enum CatalogSyncError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The backend refuses listing the catalog table (403/405): only lookups by major/minor work.
+    case listingRefused(status: Int)
+    /// The backend refused the app key (401; or 403 on a lookup).
+    case keyRefused(status: Int, message: String)
+    /// The backend has no such table (404).
+    case tableNotFound(String)
+    /// No usable answer: refused, timed out, 5xx, a captive portal's page…
+    case unreachable(TablesError)
+    /// The backend answered, but not as a tables backend must (a redirect, a bad filter, unsorted pages…).
+    case unusableAnswer(String)
+    /// The local database failed.
+    case store(StoreError)
+
+    public var description: String {
+        switch self {
+        case .listingRefused(let status):
+            return "the backend refuses listing the catalog (HTTP \(status)); Faro looks beacons up one by one instead"
+        case .keyRefused(let status, let message):
+            return "the backend refused the app key (HTTP \(status)\(message.isEmpty ? "" : ": \(message)")); "
+                + "check the app key setting"
+        case .tableNotFound(let table): return "table \(table) not found on the backend (HTTP 404)"
+        case .unreachable(let error): return error.description
+        case .unusableAnswer(let reason): return reason
+        case .store(let error): return error.description
+        }
+    }
+
+    /// The same, as the scheduler sees it.
+    public var outcome: CatalogAttemptOutcome {
+        switch self {
+        case .listingRefused(let status): return .listingRefused(status: status)
+        case .keyRefused: return .keyRefused(description)
+        case .unreachable: return .unreachable(description)
+        case .tableNotFound, .unusableAnswer, .store: return .misconfigured(description)
+        }
+    }
+}
+
+/// The catalog's offline sync against one backend (PRODUCT.md §12): incremental pulls of table `beacons` into
+/// the local catalog, page by page with the delta token stored with each page, and the lookup by major/minor
+/// where listing is refused. Blocking, with its own database connection and libcurl handle: one per thread.
+public final class CatalogSync: CatalogSyncing {
+    public let database: FaroDatabase
+    public let client: TablesClient
+    public let settings: CatalogSyncSettings
+    private let clock: any OutboxClock
+
+    public init(
+        database: FaroDatabase, client: TablesClient, settings: CatalogSyncSettings = CatalogSyncSettings(),
+        clock: any OutboxClock = SystemOutboxClock()
+    ) {
+        self.database = database
+        self.client = client
+        self.settings = settings
+        self.clock = clock
+    }
+
+    /// Opens a connection to the database at `path` (not durable: the catalog is a copy of the backend's) and a
+    /// client for `configuration`.
+    public convenience init(
+        databasePath: String, configuration: BackendConfiguration,
+        settings: CatalogSyncSettings = CatalogSyncSettings(),
+        clock: any OutboxClock = SystemOutboxClock()
+    ) throws(CatalogSyncError) {
+        let database: FaroDatabase
+        do { database = try FaroDatabase(path: databasePath, durable: false) } catch { throw .store(error) }
+        let client: TablesClient
+        do { client = try TablesClient(configuration: configuration) } catch { throw .unreachable(error) }
+        self.init(database: database, client: client, settings: settings, clock: clock)
+    }
+
+    /// Where this backend's places and delta token are kept.
+    public var source: String { client.configuration.catalogSource }
+
+    /// One incremental pull to the end: pages after the stored delta token until an empty page, each applied with
+    /// the token in one transaction. An error keeps every page applied before it.
+    public func run() throws(CatalogSyncError) -> CatalogPullReport {
+        let catalog = database.catalog
+        var plan: CatalogPullPlan
+        do { plan = CatalogPullPlan(cursor: try catalog.cursor(source: source), pageSize: settings.pageSize) } catch {
+            throw .store(error)
+        }
+        var report = CatalogPullReport()
+        // The next page is fetched while this one is stored (each page with its delta token, in one transaction);
+        // a request in flight is always waited for before returning, so the client is never left in use.
+        let fetcher = CatalogPageFetcher(client: client)
+        defer { fetcher.close() }
+        fetcher.request(plan.nextQuery)
+        var inFlight = true
+        defer { if inFlight { _ = fetcher.take() } }
+        while !plan.isFinished {
+            let page: TablesClient.ListPage
+            inFlight = false
+            do { page = try TablesClient.listPage(fetcher.take()) } catch {
+                throw CatalogSync.classify(error, table: client.configuration.tables.catalog, listing: true)
+            }
+            report.pages += 1
+            report.bytes += page.bytes
+            report.rows += page.rows.count
+            let received: CatalogPullPlan.Page
+            do { received = try plan.receive(page.rows) } catch { throw .unusableAnswer(error.description) }
+            if !received.isLast {
+                fetcher.request(plan.nextQuery)
+                inFlight = true
+            }
+            do {
+                let applied = try catalog.apply(
+                    received.changes, cursor: received.cursor, source: source,
+                    finishedAt: received.isLast ? clock.now() : nil)
+                report.added += applied.added
+                report.updated += applied.updated
+                report.deleted += applied.deleted
+                report.skipped += applied.skipped
+                if report.skippedReason == nil { report.skippedReason = applied.skippedReason }
+            } catch {
+                throw .store(error)
+            }
+        }
+        return report
+    }
+
+    /// Looks one beacon up by major and minor and stores what the backend holds for them; returns its place.
+    public func lookUp(_ identity: BeaconIdentity) throws(CatalogSyncError) -> CatalogPlace? {
+        let places: [CatalogPlace]
+        do { places = try client.catalog(major: Int(identity.major), minor: Int(identity.minor)) } catch {
+            throw CatalogSync.classify(error, table: client.configuration.tables.catalog, listing: false)
+        }
+        do {
+            try database.catalog.storeLookup(
+                major: identity.major, minor: identity.minor, places: places, source: source)
+        } catch {
+            throw .store(error)
+        }
+        return CatalogIndex(places).place(for: identity)
+    }
+
+    // MARK: CatalogSyncing
+
+    public func localPlaces() -> [CatalogPlace] { (try? database.catalog.places(source: source)) ?? [] }
+
+    public func pull() -> CatalogAttemptOutcome {
+        do { return .pulled(try run()) } catch { return error.outcome }
+    }
+
+    public func lookUp(_ identities: [BeaconIdentity]) -> CatalogAttemptOutcome {
+        var found: [BeaconIdentity] = []
+        var missing: [BeaconIdentity] = []
+        for identity in identities {
+            do {
+                if try lookUp(identity) != nil { found.append(identity) } else { missing.append(identity) }
+            } catch {
+                // What was found so far is stored; the rest waits for the retry.
+                return error.outcome
+            }
+        }
+        return .lookedUp(found: found, missing: missing)
+    }
+
+    /// What a failed request means for the catalog. `listing` tells a list request (403/405: listing refused)
+    /// from a lookup (403: the app key).
+    static func classify(_ error: TablesError, table: String, listing: Bool) -> CatalogSyncError {
+        switch error {
+        case .http(let status, let message):
+            switch status {
+            case 401: return .keyRefused(status: status, message: message)
+            case 403 where listing, 405 where listing: return .listingRefused(status: status)
+            case 403: return .keyRefused(status: status, message: message)
+            case 404: return .tableNotFound(table)
+            case 408, 429, 500..<600: return .unreachable(error)
+            default: return .unusableAnswer(error.description)
+            }
+        case .redirected, .responseTooLarge: return .unusableAnswer(error.description)
+        case .transport, .unexpectedContentType, .malformedResponse: return .unreachable(error)
+        }
+    }
+}

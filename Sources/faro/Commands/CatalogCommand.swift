@@ -1,0 +1,121 @@
+import FaroCore
+import FaroNet
+import FaroStore
+import FoundationEssentials
+
+/// `faro catalog sync [--backend URL] [--full]` pulls the backend's catalog into the local one, incrementally (what
+/// the window does at start and every period), and prints what changed; `faro catalog [--json] [--backend URL]`
+/// prints the local catalog, one beacon per line.
+enum CatalogCommand {
+    static let help = CommandHelp(
+        name: "catalog",
+        synopsis: ["faro catalog [--json] [--backend URL]", "faro catalog sync [--backend URL] [--full]"],
+        summary: "Show the local catalog of places, or bring it up to date from the backend.",
+        description: """
+            Faro keeps the backend's beacons table in a local catalog, so places are named and notified offline. \
+            'faro catalog sync' pulls what changed since the last pull (as the window does at start, every period and \
+            when the network comes back) and prints added, updated, deleted, pages and bytes; 'faro catalog' prints the \
+            local catalog, one beacon per line: uuid, major, minor, cliente, titulo, url, updatedAt.
+            """,
+        options: [
+            OptionHelp("--json", "catalog: one JSON object per beacon."),
+            OptionHelp("--backend URL", "The backend's base URL (else $FARO_BACKEND, else the backend-url setting)."),
+            OptionHelp("--full", "sync: pull everything again instead of what changed."),
+        ],
+        actions: ["sync"],
+        examples: [
+            ExampleHelp(
+                "faro catalog sync --backend https://faro.azurewebsites.net",
+                "Prints 'added: 12 updated: 0 deleted: 0 pages: 1 bytes: 4821' after a first pull.")
+        ])
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        var args = arguments
+        let json = args.flag("--json")
+        let full = args.flag("--full")
+        let backend = try args.option("--backend")
+        let action = try? args.positional("action")
+        try args.finish()
+        switch action {
+        case nil:
+            if full { throw UsageError(description: "--full goes with 'faro catalog sync'") }
+            return try list(backend: backend, json: json)
+        case "sync":
+            if json { throw UsageError(description: "--json goes with 'faro catalog' alone") }
+            return try sync(backend: backend, full: full)
+        case let other?:
+            throw UsageError(
+                description: "unknown catalog action '\(other)' (use 'faro catalog' or 'faro catalog sync')")
+        }
+    }
+
+    static func configuration(_ option: String?, database: FaroDatabase) throws -> BackendConfiguration {
+        guard let configuration = try BackendSettings.resolve(option: option, database: database) else {
+            throw CommandFailure(description: "no backend configured: pass --backend URL or set FARO_BACKEND")
+        }
+        return configuration
+    }
+
+    static func sync(backend: String?, full: Bool) throws -> Int32 {
+        // Not durable (synchronous=NORMAL): the catalog is a copy of the backend's, and a page lost to a power cut
+        // is only pulled again; every page still commits with its delta token.
+        let database: FaroDatabase
+        do { database = try FaroDatabase(path: FaroDatabase.defaultPath(), durable: false) } catch {
+            throw CommandFailure(description: error.description)
+        }
+        let configuration = try configuration(backend, database: database)
+        Curl.initialize()
+        let sync: CatalogSync
+        do {
+            sync = CatalogSync(
+                database: database, client: try TablesClient(configuration: configuration),
+                settings: CatalogSyncSettings(environment: ProcessInfo.processInfo.environment))
+            if full { try database.catalog.reset(source: sync.source) }
+        } catch let error as TablesError {
+            throw CommandFailure(description: error.description)
+        } catch let error as StoreError {
+            throw CommandFailure(description: error.description)
+        }
+        let report: CatalogPullReport
+        do { report = try sync.run() } catch {
+            throw CommandFailure(description: "catalog sync from \(configuration.baseURL) stopped: \(error)")
+        }
+        var line =
+            "added: \(report.added)  updated: \(report.updated)  deleted: \(report.deleted)  "
+            + "pages: \(report.pages)  bytes: \(report.bytes)"
+        if report.skipped > 0 { line += "  skipped: \(report.skipped)" }
+        Output.line(line)
+        if let reason = report.skippedReason {
+            Output.error("faro: \(report.skipped) row(s) could not be used, e.g. \(reason)")
+        }
+        return 0
+    }
+
+    static func list(backend: String?, json: Bool) throws -> Int32 {
+        let database = try OutboxStoreAccess.open()
+        let configuration = try configuration(backend, database: database)
+        let places: [CatalogPlace]
+        do { places = try database.catalog.places(source: configuration.catalogSource) } catch {
+            throw CommandFailure(description: error.description)
+        }
+        for place in CatalogIndex(places).places {
+            let uuid = place.uuid?.description
+            if json {
+                Output.line(
+                    JSON.object([
+                        ("uuid", uuid.map(JSON.string) ?? "null"), ("major", String(place.identity.major)),
+                        ("minor", String(place.identity.minor)), ("cliente", JSON.string(place.cliente)),
+                        ("titulo", JSON.string(place.titulo)), ("url", JSON.string(place.url)),
+                        ("updatedAt", JSON.string(place.updatedAt)),
+                    ]))
+            } else {
+                Output.line(
+                    [
+                        uuid ?? "any-uuid", String(place.identity.major), String(place.identity.minor), place.cliente,
+                        place.titulo, place.url, place.updatedAt,
+                    ].joined(separator: "\t"))
+            }
+        }
+        return 0
+    }
+}
