@@ -51,7 +51,9 @@ let package = Package(
         .target(name: "FaroStore", dependencies: ["FaroCore", "CSQLite", "CShim"], path: "Sources/FaroStore"),
         // Faro's one libcurl wrapper: every easy handle of FaroNet and FaroWeb is made here, with its protections.
         .target(name: "FaroCurl", dependencies: ["CCurl", "CShim"], path: "Sources/FaroCurl"),
-        .target(name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "FaroCurl", "CGio"], path: "Sources/FaroNet"),
+        .target(
+            name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "FaroCurl", "FaroGLib", "CGio"],
+            path: "Sources/FaroNet"),
         .executableTarget(
             name: "faro-backend",
             dependencies: ["FaroCore", "FaroStore", "FaroInstall", "FaroCommandLine", "CSoup", "CShim"],

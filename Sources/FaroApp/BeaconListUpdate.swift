@@ -52,7 +52,7 @@ public struct BeaconListBuilder: Sendable {
 
     /// The list for `snapshot` (nearest first, as the engine sorted it; a repeated identity is listed once).
     public mutating func update(
-        snapshot: RangingSnapshot, catalog: [BeaconIdentity: CatalogPlace],
+        snapshot: RangingSnapshot, catalog: CatalogIndex,
         state: ScannerState
     ) -> BeaconListUpdate {
         generation += 1
@@ -70,7 +70,7 @@ public struct BeaconListBuilder: Sendable {
         for beacon in snapshot.beacons {
             let id = beacon.identity
             guard positions[id] == nil else { continue }
-            let entry = catalog[id]
+            let entry = catalog.place(for: id)
             let old = remembered[id]
             let title: String
             let subtitle: String

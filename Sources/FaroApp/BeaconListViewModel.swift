@@ -37,7 +37,7 @@ public struct BeaconListViewModel: Equatable, Sendable {
     public var emptyDetail: String
 
     public init(
-        snapshot: RangingSnapshot, catalog: [BeaconIdentity: CatalogPlace], state: ScannerState,
+        snapshot: RangingSnapshot, catalog: CatalogIndex, state: ScannerState,
         localize: Localizer
     ) {
         var builder = BeaconListBuilder(localize: localize)

@@ -23,8 +23,9 @@ struct BeaconListUpdateTests {
             url: "http://127.0.0.1/sitios/cafe/")
         let snap = snapshot([ranged(1, 2.4), ranged(2, 7), ranged(3, nil)])
         var builder = BeaconListBuilder(localize: .english)
-        let update = builder.update(snapshot: snap, catalog: [id(1): place], state: .scanning)
-        let model = BeaconListViewModel(snapshot: snap, catalog: [id(1): place], state: .scanning, localize: .english)
+        let update = builder.update(snapshot: snap, catalog: CatalogIndex([place]), state: .scanning)
+        let model = BeaconListViewModel(
+            snapshot: snap, catalog: CatalogIndex([place]), state: .scanning, localize: .english)
         #expect(update.model == model)
         #expect(update.order == [id(1), id(2), id(3)])
         #expect(update.positions == [id(1): 0, id(2): 1, id(3): 2])
@@ -35,13 +36,14 @@ struct BeaconListUpdateTests {
 
     @Test func aRowKeepsItsRevisionUntilItChanges() {
         var builder = BeaconListBuilder(localize: .english)
-        let first = builder.update(snapshot: snapshot([ranged(1, 2.4), ranged(2, 7)]), catalog: [:], state: .scanning)
+        let first = builder.update(
+            snapshot: snapshot([ranged(1, 2.4), ranged(2, 7)]), catalog: CatalogIndex(), state: .scanning)
         #expect(first.revisions == [first.generation, first.generation])
 
         // Beacon 1 is where it was; beacon 2 came closer (a new distance and history) and is now first.
         let second = builder.update(
             snapshot: snapshot([ranged(2, 1.0, history: [3, 2.5, 1]), ranged(1, 2.4)]),
-            catalog: [:], state: .scanning)
+            catalog: CatalogIndex(), state: .scanning)
         #expect(second.generation > first.generation)
         #expect(second.order == [id(2), id(1)])
         #expect(second.row(id(1))?.revision == first.row(id(1))?.revision)
@@ -51,7 +53,7 @@ struct BeaconListUpdateTests {
         let place = CatalogPlace(identity: id(1), cliente: "Farmacia", titulo: "Farmacia del Centro", url: "")
         let third = builder.update(
             snapshot: snapshot([ranged(2, 1.0, history: [3, 2.5, 1]), ranged(1, 2.4)]),
-            catalog: [id(1): place], state: .scanning)
+            catalog: CatalogIndex([place]), state: .scanning)
         #expect(third.row(id(1))?.model.title == "Farmacia del Centro")
         #expect(third.row(id(1))?.revision == third.generation)
         #expect(third.row(id(2))?.revision == second.generation)
@@ -59,11 +61,11 @@ struct BeaconListUpdateTests {
 
     @Test func aBeaconThatLeftComesBackAsANewRow() {
         var builder = BeaconListBuilder(localize: .english)
-        let first = builder.update(snapshot: snapshot([ranged(1, 2.4)]), catalog: [:], state: .scanning)
-        let gone = builder.update(snapshot: snapshot([]), catalog: [:], state: .scanning)
+        let first = builder.update(snapshot: snapshot([ranged(1, 2.4)]), catalog: CatalogIndex(), state: .scanning)
+        let gone = builder.update(snapshot: snapshot([]), catalog: CatalogIndex(), state: .scanning)
         #expect(gone.order.isEmpty)
         #expect(gone.model.rows.isEmpty)
-        let back = builder.update(snapshot: snapshot([ranged(1, 2.4)]), catalog: [:], state: .scanning)
+        let back = builder.update(snapshot: snapshot([ranged(1, 2.4)]), catalog: CatalogIndex(), state: .scanning)
         #expect(back.row(id(1))?.model == first.row(id(1))?.model)
         #expect(back.row(id(1))?.revision == back.generation)
         #expect(back.row(id(1))?.revision != first.row(id(1))?.revision)
@@ -72,7 +74,7 @@ struct BeaconListUpdateTests {
     @Test func aRepeatedIdentityIsListedOnce() {
         var builder = BeaconListBuilder(localize: .english)
         let update = builder.update(
-            snapshot: snapshot([ranged(1, 2.4), ranged(2, 3), ranged(1, 9)]), catalog: [:],
+            snapshot: snapshot([ranged(1, 2.4), ranged(2, 3), ranged(1, 9)]), catalog: CatalogIndex(),
             state: .scanning)
         #expect(update.order == [id(1), id(2)])
         #expect(update.model.rows.count == 2)
@@ -82,7 +84,7 @@ struct BeaconListUpdateTests {
 
     @Test func theEmptyStateFollowsTheScanner() {
         var builder = BeaconListBuilder(localize: .english)
-        let update = builder.update(snapshot: snapshot([]), catalog: [:], state: .bluetoothOff)
+        let update = builder.update(snapshot: snapshot([]), catalog: CatalogIndex(), state: .bluetoothOff)
         #expect(update.model.emptyTitle == "Bluetooth is off")
         #expect(update.model.emptyDetail == "Turn Bluetooth on to see the places near you.")
     }

@@ -36,7 +36,7 @@ struct BeaconListViewModelTests {
             url: "http://127.0.0.1/sitios/cafe/")
         let model = BeaconListViewModel(
             snapshot: RangingSnapshot(time: 1, beacons: [ranged(1, 2.4), ranged(2, 7)]),
-            catalog: [id1: place], state: .scanning, localize: spanish)
+            catalog: CatalogIndex([place]), state: .scanning, localize: spanish)
         #expect(model.rows.count == 2)
         #expect(model.rows[0].title == "Café de olla")
         #expect(model.rows[0].subtitle == "Café La Parroquia")
@@ -52,12 +52,12 @@ struct BeaconListViewModelTests {
 
     @Test func emptyStatesSayWhy() {
         let empty = RangingSnapshot(time: 0, beacons: [])
-        let off = BeaconListViewModel(snapshot: empty, catalog: [:], state: .bluetoothOff, localize: spanish)
+        let off = BeaconListViewModel(snapshot: empty, catalog: CatalogIndex(), state: .bluetoothOff, localize: spanish)
         #expect(off.emptyTitle == "Bluetooth está apagado")
-        let paused = BeaconListViewModel(snapshot: empty, catalog: [:], state: .paused, localize: .english)
+        let paused = BeaconListViewModel(snapshot: empty, catalog: CatalogIndex(), state: .paused, localize: .english)
         #expect(paused.emptyTitle == "Monitoring is paused")
         let broken = BeaconListViewModel(
-            snapshot: empty, catalog: [:], state: .unavailable("no org.bluez"),
+            snapshot: empty, catalog: CatalogIndex(), state: .unavailable("no org.bluez"),
             localize: .english)
         #expect(broken.emptyDetail == "no org.bluez")
     }

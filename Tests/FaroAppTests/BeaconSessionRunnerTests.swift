@@ -70,7 +70,7 @@ struct BeaconSessionRunnerTests {
         defer { runner.stop() }
         let identity = BeaconIdentity(uuid: uuid, major: 1, minor: 9)
         let place = CatalogPlace(identity: identity, cliente: "Cine", titulo: "Cartelera", url: "https://e.com/c")
-        runner.setPlaces([identity: place])
+        runner.setCatalog(CatalogIndex([place]))
         runner.observe(sighting(9, at: 1))
         runner.tickNow()
         let batches = deliveries.wait { batches in
@@ -80,7 +80,7 @@ struct BeaconSessionRunnerTests {
         let entry = batches.joined().compactMap { if case .region(let e) = $0 { e } else { nil } }.first
         #expect(entry?.kind == .enter)
         #expect(entry?.beacon == identity)
-        #expect(BeaconSessionRunnerTests.ranged(batches).last?.places[identity] == place)
+        #expect(BeaconSessionRunnerTests.ranged(batches).last?.catalog.place(for: identity) == place)
     }
 
     @Test func resetForgetsEverythingQueuedBeforeIt() throws {

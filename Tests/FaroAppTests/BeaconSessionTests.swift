@@ -44,7 +44,7 @@ struct BeaconSessionTests {
 
     @Test func sightingsAreRangedIntoTheListNearestFirst() throws {
         var session = exactSession()
-        session.setPlaces([id(3): place(3, "Panadería")])
+        session.setCatalog(CatalogIndex([place(3, "Panadería")]))
         _ = feed(
             &session,
             [sighting(1, rssi: -79, at: 0.1), sighting(2, rssi: -59, at: 0.2), sighting(3, rssi: -65, at: 0.3)])
@@ -75,13 +75,13 @@ struct BeaconSessionTests {
 
     @Test func aCataloguedPlaceIsEnteredAtItsFirstSightingAndLeftAfterTheExitPeriod() {
         var session = exactSession(exitPeriod: 10)
-        session.setPlaces([id(1): place(1, "Café")])
+        session.setCatalog(CatalogIndex([place(1, "Café")]))
         let entered = feed(
             &session, [sighting(1, rssi: -60, at: 5), sighting(1, rssi: -60, at: 6), sighting(2, rssi: -60, at: 6)])
         let entries = entered.compactMap { if case .region(let e) = $0 { e } else { nil } }
         #expect(entries.map(\.kind) == [.enter])
         #expect(entries.first?.beacon == id(1))
-        #expect(entries.first?.region == CatalogRegions.region(for: id(1)))
+        #expect(entries.first?.region == CatalogIndex.region(id(1)))
         let stillThere = tick(&session, at: 16)
         #expect(!stillThere.contains { if case .region = $0 { true } else { false } })
         let gone = tick(&session, at: 16.5)
@@ -92,7 +92,7 @@ struct BeaconSessionTests {
         var session = exactSession()
         // Seen before the catalog knew it: no region, no entry.
         #expect(feed(&session, [sighting(7, rssi: -60, at: 1)]).isEmpty)
-        session.setPlaces([id(7): place(7, "Museo")])
+        session.setCatalog(CatalogIndex([place(7, "Museo")]))
         let next = feed(&session, [sighting(7, rssi: -60, at: 2)])
         #expect(next.count == 1)
         if case .region(let event) = next.first {
@@ -104,7 +104,7 @@ struct BeaconSessionTests {
 
     @Test func resetForgetsBeaconsButKeepsTheCoolDown() throws {
         var session = exactSession(coolDown: 600)
-        session.setPlaces([id(1): place(1, "Café")])
+        session.setCatalog(CatalogIndex([place(1, "Café")]))
         _ = feed(&session, [sighting(1, rssi: -59, at: 0), sighting(2, rssi: -65, at: 0)])
         _ = tick(&session, at: 1)
         #expect(session.inRange == 2)
@@ -121,7 +121,7 @@ struct BeaconSessionTests {
         #expect(!event.announce)
         let stage = BeaconListStage(localize: .english)
         let paused = stage.process(
-            [.ranged(RangedBeacons(snapshot: RangingSnapshot(time: 0, beacons: []), places: [:]))],
+            [.ranged(RangedBeacons(snapshot: RangingSnapshot(time: 0, beacons: []), catalog: CatalogIndex()))],
             inputs: BeaconListInputs(state: .paused, listWanted: true), refresh: true)
         guard case .ranged(let result) = try #require(paused.first) else { return }
         #expect(result.list?.model.emptyTitle == "Monitoring is paused")

@@ -71,14 +71,19 @@ final class ManualScheduler: MainScheduler {
 
 @MainActor
 final class TablePlaces: PlaceDirectory {
-    var places: [BeaconIdentity: CatalogPlace] = [:]
+    var index = CatalogIndex()
+    /// The catalog's places (setting them is a catalog loaded before monitoring starts).
+    var places: [CatalogPlace] {
+        get { index.places }
+        set { index = CatalogIndex(newValue) }
+    }
     var onChange: (@MainActor () -> Void)?
     private(set) var asked: [BeaconIdentity] = []
 
     func sighted(unknown identity: BeaconIdentity) { asked.append(identity) }
 
     func learn(_ place: CatalogPlace) {
-        places[place.identity] = place
+        places.append(place)
         onChange?()
     }
 }
@@ -206,7 +211,7 @@ struct MonitoringServiceTests {
     }
 
     @Test func entriesOfCataloguedPlacesMergeIntoOneNotification() async {
-        places.places = [id(1): place(1, "Café"), id(2): place(2, "Librería")]
+        places.places = [place(1, "Café"), place(2, "Librería")]
         service.start()
         sight(1, at: 10)
         await eventually("first entry notified") { notifications.count == 1 }
@@ -230,7 +235,7 @@ struct MonitoringServiceTests {
     }
 
     @Test func aReEntryAfterAPauseInsideTheCoolDownIsSilent() async {
-        places.places = [id(1): place(1, "Café"), id(2): place(2, "Librería")]
+        places.places = [place(1, "Café"), place(2, "Librería")]
         service.start()
         sight(1, at: 10)
         await eventually("entry notified") { notifications.count == 1 }
@@ -246,7 +251,7 @@ struct MonitoringServiceTests {
     }
 
     @Test func theListIsBuiltOnlyWhileTheWindowWantsIt() async throws {
-        places.places = [id(1): place(1, "Café")]
+        places.places = [place(1, "Café")]
         service.start()
         sight(1, at: 10)
         sight(2, at: 10)

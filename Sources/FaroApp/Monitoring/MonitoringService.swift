@@ -108,7 +108,7 @@ public final class MonitoringService {
     }
 
     /// The catalogued place of a beacon, if the catalog knows it.
-    public func place(for identity: BeaconIdentity) -> CatalogPlace? { environment.places.places[identity] }
+    public func place(for identity: BeaconIdentity) -> CatalogPlace? { environment.places.index.place(for: identity) }
 
     /// The places on the zone notification now (for a status line when no notification server exists).
     public var notifiedPlaces: [CatalogPlace] { planner.places }
@@ -180,7 +180,7 @@ public final class MonitoringService {
         ) { [weak self] outputs in
             MainActor.assumeIsolated { self?.received(outputs) }
         }
-        made.setPlaces(environment.places.places)
+        made.setCatalog(environment.places.index)
         runner = made
         return made
     }
@@ -219,7 +219,7 @@ public final class MonitoringService {
         case .sighting(let sighting):
             guard plan.scanning else { return }
             session().observe(sighting)
-            if environment.places.places[sighting.beacon.identity] == nil {
+            if !environment.places.index.contains(sighting.beacon.identity) {
                 environment.places.sighted(unknown: sighting.beacon.identity)
             }
         case .state(let state):
@@ -232,7 +232,7 @@ public final class MonitoringService {
     }
 
     private func placesChanged() {
-        session().setPlaces(environment.places.places)
+        session().setCatalog(environment.places.index)
     }
 
     private func received(_ outputs: [BeaconListOutput]) {
@@ -240,7 +240,7 @@ public final class MonitoringService {
             switch output {
             case .region(let event):
                 guard event.kind == .enter, let beacon = event.beacon else { continue }
-                let place = environment.places.places[beacon]
+                let place = environment.places.index.place(for: beacon)
                 if let note = planner.entered(event, place: place, monitoringActive: plan.scanning) {
                     onUpdate?(.notify(note))
                 }

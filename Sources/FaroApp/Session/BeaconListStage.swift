@@ -52,7 +52,7 @@ public final class BeaconListStage: BeaconSessionStage, @unchecked Sendable {
             case .ranged(let ranged):
                 var list: BeaconListUpdate?
                 if inputs.listWanted {
-                    let built = builder.update(snapshot: ranged.snapshot, catalog: ranged.places, state: inputs.state)
+                    let built = builder.update(snapshot: ranged.snapshot, catalog: ranged.catalog, state: inputs.state)
                     delivered.append(built)
                     if delivered.count > 2 { delivered.removeFirst() }
                     list = built

@@ -28,7 +28,12 @@ public struct BeaconSessionConfiguration: Sendable {
 /// `BeaconSessionRunner` drives it on a worker thread for the window. Time is always passed in.
 public struct BeaconSession {
     public private(set) var pipeline: BeaconPipeline<KalmanRSSIFilter>
-    public private(set) var places: [BeaconIdentity: CatalogPlace] = [:]
+    /// The catalog the regions come from (it also names the ranged beacons).
+    public private(set) var catalog = CatalogIndex()
+    /// Whether some catalogued place names no UUID (it becomes a region when a beacon of its major/minor is seen).
+    private var catalogHasUUIDlessRows = false
+    /// Beacons already checked against such rows since the catalog last changed.
+    private var checkedForUUIDlessRows = Set<BeaconIdentity>()
     /// The last tick's snapshot (empty before the first tick and after a reset).
     public private(set) var lastSnapshot = RangingSnapshot(time: 0, beacons: [])
     public let configuration: BeaconSessionConfiguration
@@ -50,6 +55,11 @@ public struct BeaconSession {
 
     /// One sighting; an entry it causes is emitted at once.
     public mutating func observe(_ sighting: BeaconSighting, emit: (BeaconSessionUpdate) -> Void) {
+        if catalogHasUUIDlessRows, checkedForUUIDlessRows.insert(sighting.beacon.identity).inserted,
+            let region = catalog.region(for: sighting.beacon.identity)
+        {
+            pipeline.regions.add(region)
+        }
         pipeline.accept(sighting.beacon, address: sighting.address, rssi: sighting.rssi, at: sighting.time) {
             emit(.region($0))
         }
@@ -69,15 +79,17 @@ public struct BeaconSession {
         return snapshot
     }
 
-    /// The last tick's beacons with today's places (to show the list again after the catalog changed).
-    public var current: RangedBeacons { RangedBeacons(snapshot: lastSnapshot, places: places) }
+    /// The last tick's beacons with today's catalog (to show the list again after the catalog changed).
+    public var current: RangedBeacons { RangedBeacons(snapshot: lastSnapshot, catalog: catalog) }
 
-    /// The catalog changed: each catalogued place is a region. Regions already watched keep their state (a place
+    /// The catalog changed: each catalogued place is a region (`CatalogIndex.regions`). Regions already watched keep their state (a place
     /// the user is in stays entered); a place newly learnt is entered at the next sighting of its beacon, which
     /// names it and raises its zone notification while the user is still there.
-    public mutating func setPlaces(_ places: [BeaconIdentity: CatalogPlace]) {
-        self.places = places
-        for identity in places.keys.sorted() { pipeline.regions.add(CatalogRegions.region(for: identity)) }
+    public mutating func setCatalog(_ catalog: CatalogIndex) {
+        self.catalog = catalog
+        for region in catalog.regions { pipeline.regions.add(region) }
+        catalogHasUUIDlessRows = catalog.places.contains { $0.anyUUID }
+        checkedForUUIDlessRows.removeAll()
     }
 
     /// Forgets every beacon and every region's state (scanning stopped): the next sighting is an entry again,
@@ -88,20 +100,6 @@ public struct BeaconSession {
         pipeline.regions = announced
         pipeline.regions.tick(at: .infinity) { _ in }
         lastSnapshot = RangingSnapshot(time: 0, beacons: [])
-    }
-}
-
-/// The rules that turn the catalog into monitoring regions: one region per catalogued beacon identity.
-public enum CatalogRegions {
-    /// The region watching exactly one catalogued beacon.
-    public static func region(for identity: BeaconIdentity) -> Region {
-        Region(
-            identifier: identifier(for: identity), uuid: identity.uuid, major: identity.major,
-            minor: identity.minor)
-    }
-
-    /// `uuid/major/minor`: stable across restarts, so a region is never added twice.
-    public static func identifier(for identity: BeaconIdentity) -> String {
-        "\(identity.uuid)/\(identity.major)/\(identity.minor)"
+        checkedForUUIDlessRows.removeAll()
     }
 }

@@ -30,7 +30,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
     private let condition = ConditionLock()
     // Guarded by `condition`.
     private var sightings: [BeaconSighting] = []
-    private var pendingPlaces: [BeaconIdentity: CatalogPlace]?
+    private var pendingCatalog: CatalogIndex?
     private var inputs: Stage.Inputs
     private var refreshWanted = false
     private var resetWanted = false
@@ -86,10 +86,10 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
         condition.unlock()
     }
 
-    /// The catalog's places (they name rows and become regions).
-    public func setPlaces(_ places: [BeaconIdentity: CatalogPlace]) {
+    /// The catalog (its places name rows and become regions).
+    public func setCatalog(_ catalog: CatalogIndex) {
         submit {
-            $0.pendingPlaces = places
+            $0.pendingCatalog = catalog
             $0.refreshWanted = true
         }
     }
@@ -155,7 +155,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
 
     private struct Job {
         var reset: Bool
-        var places: [BeaconIdentity: CatalogPlace]?
+        var catalog: CatalogIndex?
         var sightings: [BeaconSighting]
         var inputs: Stage.Inputs
         var refresh: Bool
@@ -179,17 +179,19 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
         while true {
             if stopping { return nil }
             let ticking = autoTick && (keepTicking || inRange > 0 || !sightings.isEmpty)
-            if ticking, nextTick == nil { nextTick = machineClock() + 1 }
+            // The first tick comes at once (the first sighting after a quiet spell is listed without waiting a
+            // second), the next ones once a second.
+            if ticking, nextTick == nil { nextTick = machineClock() }
             if !ticking { nextTick = nil }
             let tickDue = tickWanted || (nextTick.map { machineClock() >= $0 } ?? false)
-            if tickDue || !sightings.isEmpty || resetWanted || refreshWanted || pendingPlaces != nil {
+            if tickDue || !sightings.isEmpty || resetWanted || refreshWanted || pendingCatalog != nil {
                 var taken: [BeaconSighting] = []
                 swap(&taken, &sightings)
                 let job = Job(
-                    reset: resetWanted, places: pendingPlaces, sightings: taken, inputs: inputs,
+                    reset: resetWanted, catalog: pendingCatalog, sightings: taken, inputs: inputs,
                     refresh: refreshWanted, tick: tickDue, epoch: epoch)
                 resetWanted = false
-                pendingPlaces = nil
+                pendingCatalog = nil
                 refreshWanted = false
                 tickWanted = false
                 if tickDue, let due = nextTick {
@@ -213,7 +215,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             sourceClock.reset()
             stage.reset()
         }
-        if let places = job.places { session.setPlaces(places) }
+        if let catalog = job.catalog { session.setCatalog(catalog) }
         let now = machineClock()
         for sighting in job.sightings {
             sourceClock.heard(sourceTime: sighting.time, at: now)

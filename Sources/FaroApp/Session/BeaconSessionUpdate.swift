@@ -10,20 +10,20 @@ public enum BeaconSessionUpdate: Sendable, Equatable {
     case ranged(RangedBeacons)
 }
 
-/// One tick's result: the ranging snapshot and the catalog's places for the beacons in it (those the catalog
-/// knows), so that a consumer can name rows without asking anyone else.
+/// One tick's result: the ranging snapshot and the catalog that names its beacons, so that a consumer can name
+/// rows without asking anyone else.
 public struct RangedBeacons: Sendable, Equatable {
     public var snapshot: RangingSnapshot
-    /// Every catalogued place the session knows, by identity (the session's regions come from the same table).
-    public var places: [BeaconIdentity: CatalogPlace]
+    /// The catalog the session's regions come from.
+    public var catalog: CatalogIndex
 
-    public init(snapshot: RangingSnapshot, places: [BeaconIdentity: CatalogPlace]) {
+    public init(snapshot: RangingSnapshot, catalog: CatalogIndex) {
         self.snapshot = snapshot
-        self.places = places
+        self.catalog = catalog
     }
 
     /// How many beacons in range the catalog knows (the tray's count).
     public var cataloguedInRange: Int {
-        snapshot.beacons.reduce(0) { $0 + (places[$1.identity] == nil ? 0 : 1) }
+        snapshot.beacons.reduce(0) { $0 + (catalog.contains($1.identity) ? 1 : 0) }
     }
 }

@@ -104,6 +104,7 @@ public final class FaroApplication {
                     pauseHour: { monitoring.pauseForAnHour() }, pauseTomorrow: { monitoring.pauseUntilTomorrow() },
                     quit: { [weak self] in self?.quit() }))
         }
+        environment.connection?.onReachabilityChange = { [weak self] in self?.windows.renderStatus() }
         monitoring.start()
     }
 

@@ -23,6 +23,8 @@ public struct GUIEnvironment {
     public var timeZone: TimeZone
     /// Whether to show the tray icon (off in tests that have no tray host).
     public var tray: Bool
+    /// Whether the backend answers (the window's offline line), and "try again".
+    public var connection: (any BackendConnection)?
     /// Monitoring's exit period and cool-down, and the session's other settings.
     public var session = BeaconSessionConfiguration()
 

@@ -54,7 +54,15 @@ final class WindowController {
             w.addPage(saved.root, name: "saved", title: I18n.tr("Saved"))
             savedPage = saved
         }
-        w.onRetry = { [weak self] in self?.environment.outbox?.retryNow() }
+        w.onRetry = { [weak self] in
+            self?.environment.outbox?.retryNow()
+            self?.environment.connection?.reconnect()
+        }
+        w.onReconnect = { [weak self] in
+            self?.environment.connection?.reconnect()
+            self?.environment.outbox?.retryNow()
+        }
+        if environment.outbox != nil { w.onOutboxDetails = { [weak self] in self?.showOutboxPanel() } }
         Signal.connect(
             w.window, "delete-event",
             returning: { [weak self] in
@@ -83,10 +91,22 @@ final class WindowController {
         monitoring.setListWanted(false)
     }
 
-    private func renderOutbox(_ window: MainWindow) {
-        guard let counts = environment.outbox?.counts else { return }
-        window.setOutboxStatus(
-            outboxStatusText(pending: counts.pending, failed: counts.failed, localize: I18n.localizer))
+    /// The outbox line and the offline line, from the outbox's last pass and the catalog's reachability.
+    func renderStatus() {
+        guard let window else { return }
+        let state = environment.outbox?.state
+        window.setOutboxStatus(state.flatMap { outboxStatusText($0, localize: I18n.localizer) })
+        let reachability = environment.connection?.reachability ?? .unknown
+        window.setOfflineStatus(backendProblemText(reachability, outbox: state, localize: I18n.localizer))
+    }
+
+    private func renderOutbox(_ window: MainWindow) { renderStatus() }
+
+    private func showOutboxPanel() {
+        guard let model = environment.outbox?.panel() else { return }
+        let panel = OutboxPanel(model: model, parent: window?.window)
+        panel.onChange = { [weak self] in self?.renderStatus() }
+        panel.present()
     }
 
     /// The content view, built and added to the window the first time a site is opened.

@@ -55,51 +55,24 @@ final class DatabaseStores: ContactProfileStore, OutboxWriter, SiteFlags, Settin
 
     func setString(_ key: String, _ value: String?) { try? database.settings.set(key, value) }
 
-    var counts: (pending: Int, failed: Int)? {
-        guard let counts = deliverer?.status?.counts else { return nil }
-        return (counts.pending, counts.failed)
+    var state: OutboxState? {
+        guard let status = deliverer?.status, let counts = status.counts else { return nil }
+        return OutboxState(
+            pending: status.pendingHere ?? counts.pending, failed: counts.failed,
+            queuedElsewhere: status.queuedElsewhere, keyRefused: status.keyRefused, unreachable: status.unreachable)
     }
 
-    func retryNow() { deliverer?.retryNow() }
-}
-
-/// The catalog through the backend, cached in SQLite: a cached answer comes at once (offline too), the backend
-/// is asked on a worker thread and refreshes the cache.
-final class BackendCatalog: CatalogProvider, @unchecked Sendable {
-    private let configuration: BackendConfiguration?
-    private let databasePath: String
-    private let queue = DispatchQueue(label: "faro.catalog")
-    /// The catalog's own connection, opened on first use and only ever touched on `queue`.
-    private var database: FaroDatabase?
-    private var client: TablesClient?
-    private let main: @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void
-
-    init(
-        configuration: BackendConfiguration?, databasePath: String,
-        main: @escaping @Sendable (@escaping @Sendable @MainActor () -> Void) -> Void
-    ) {
-        self.configuration = configuration
-        self.databasePath = databasePath
-        self.main = main
+    /// "Reintentar ahora": refused rows are queued again too (the user fixed the cause, or wants another try).
+    func retryNow() {
+        _ = try? database.outbox.retryNow(now: Date().timeIntervalSince1970, includingFailed: true)
+        deliverer?.retryNow()
     }
 
-    func lookup(_ identity: BeaconIdentity, completion: @escaping @MainActor @Sendable (CatalogPlace?) -> Void) {
-        let path = databasePath
-        let configuration = configuration
-        let main = main
-        queue.async { [self] in
-            if database == nil { database = try? FaroDatabase(path: path, durable: false) }
-            if client == nil, let configuration { client = try? TablesClient(configuration: configuration) }
-            guard let source = configuration?.catalogSource else { return }
-            if let cached = try? database?.catalog.place(source: source, for: identity) {
-                main { completion(cached) }
-            }
-            guard let client, let places = try? client.catalog(major: Int(identity.major), minor: Int(identity.minor))
-            else { return }
-            try? database?.catalog.storeLookup(
-                major: identity.major, minor: identity.minor, places: places, source: source)
-            let place = CatalogIndex(places).place(for: identity)
-            main { completion(place) }
-        }
+    func panel() -> OutboxPanelModel? {
+        let model = OutboxPanelModel(
+            queue: StoredOutboxQueue(database.outbox), currentBackend: backend,
+            now: { Date().timeIntervalSince1970 })
+        model.onChange = { [weak self] in self?.deliverer?.wake() }
+        return model
     }
 }

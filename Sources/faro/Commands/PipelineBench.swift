@@ -75,7 +75,7 @@ enum PipelineBench {
             session: BeaconSession(configuration: configuration), stage: BeaconListStage(localize: .english),
             inputs: BeaconListInputs(state: .scanning, listWanted: true), machineClock: { 0 }, autoTick: false,
             hop: { $0() }, deliver: { collector.take($0) })
-        runner.setPlaces(places)
+        runner.setCatalog(CatalogIndex(Array(places.values)))
         // The places come back as one (empty) list first; the timed run starts after it.
         collector.wait(forTicks: 1)
         collector.condition.withLock {

@@ -83,23 +83,32 @@ enum GUICommand {
             default: return ReplaySource(records: records, name: name, loops: name == "demo", speed: speed)
             }
         }
-        let catalog = BackendCatalog(
-            configuration: configuration, databasePath: database.path,
-            main: { body in FaroApplication.performOnMain(body) })
+        let catalog = GUICommand.catalog(configuration: configuration, database: database, settings: settings)
         let deviceID = (try? DeviceIDResolver.fromEnvironment().resolve().value) ?? ""
         let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         var environment = GUIEnvironment(
-            makeSource: makeSource, places: LookupPlaceDirectory(provider: catalog), settings: settings,
+            makeSource: makeSource, places: catalog.directory, settings: settings,
             useCases: FaroUseCases(
                 profile: stores, outbox: stores, flags: stores, deviceID: deviceID, clock: wallClock),
             deviceID: deviceID, machineClock: { MonotonicClock().now() }, wallClock: wallClock, tray: !noTray)
         environment.outbox = stores
+        environment.connection = catalog.directory
+        // The network coming back (GNetworkMonitor): the catalog pulls and the outbox delivers at once.
+        let network = NetworkMonitor()
+        network?.subscribe { available in
+            guard available else { return }
+            MainActor.assumeIsolated { catalog.directory.reconnect() }
+            stores.deliverer?.retryNow()
+        }
         environment.session = GUICommand.sessionConfiguration(settings)
         environment.site = SiteAdapters(database: database, deviceID: deviceID)
         if let demoProfile {
             Output.line("faro: demo on a private profile in \(demoProfile.folder) (removed on exit)")
         }
+        catalog.service.start()
         let status = FaroApplication(environment: environment).run(service: service, background: background)
+        network?.stop()
+        catalog.service.stop(timeout: 5)
         stores.deliverer?.stop(timeout: 5)
         demoBackend?.stop()
         return status
@@ -107,6 +116,34 @@ enum GUICommand {
 }
 
 extension GUICommand {
+    /// The window's catalog: the local copy at once, kept in sync with `configuration`'s backend on the catalog
+    /// service's thread (at start, every `catalog-refresh-interval`, when the network is back, soon after an
+    /// unknown beacon is seen); its updates reach the window through the main loop.
+    @MainActor
+    static func catalog(configuration: BackendConfiguration?, database: FaroDatabase, settings: any SettingsStore)
+        -> (directory: CatalogDirectory, service: CatalogService)
+    {
+        var syncSettings = CatalogSyncSettings(environment: ProcessInfo.processInfo.environment)
+        if let text = settings.string(SettingsKey.catalogRefreshInterval), let seconds = Double(text), seconds >= 60,
+            ProcessInfo.processInfo.environment["FARO_CATALOG_SYNC_MINUTES"] == nil
+        {
+            syncSettings.period = seconds
+        }
+        let directory = CatalogDirectory()
+        let path = database.path
+        let chosen = syncSettings
+        let service = CatalogService(
+            settings: chosen, clock: SystemOutboxClock(),
+            makeSyncer: {
+                guard let configuration else { return nil }
+                return try CatalogSync(databasePath: path, configuration: configuration, settings: chosen)
+            },
+            main: { body in FaroApplication.performOnMain { body() } },
+            onUpdate: { [weak directory] update in MainActor.assumeIsolated { directory?.receive(update) } })
+        directory.attach(service)
+        return (directory, service)
+    }
+
     /// The exit period and cool-down of monitoring, from the settings (PRODUCT.md §6 defaults: 30 s, 10 min).
     static func sessionConfiguration(_ settings: any SettingsStore) -> BeaconSessionConfiguration {
         func seconds(_ key: String, _ fallback: Double) -> Double {
