@@ -21,6 +21,8 @@ public struct OutboxPanelRow: Equatable, Sendable {
     public var backend: String?
     /// Seconds since 1970.
     public var createdAt: Double
+    /// Who or what the row is about (a business, a site's title), when the row says.
+    public var subject: String? = nil
 
     /// "Reintentar": for rows of the configured backend.
     public var canRetry: Bool { if case .queuedForAnotherBackend = status { return false } else { return true } }
@@ -96,7 +98,7 @@ public final class OutboxPanelModel {
         }
         return OutboxPanelRow(
             id: entry.id, table: entry.table, status: status, reason: entry.lastError, backend: entry.backend,
-            createdAt: entry.createdAt)
+            createdAt: entry.createdAt, subject: entry.subject)
     }
 
     /// "Reintentar" on one row: queued again, due now, attempts counted from zero.

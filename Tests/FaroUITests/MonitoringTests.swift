@@ -27,7 +27,8 @@ struct BackgroundMonitoringTests {
         let backend: WindowTests.Backend
         var peers: [ChildProcess] = []
 
-        init() throws {
+        /// `backendArguments` go to the desktop's faro-backend (faults: `--refuse-for 20`, `--app-key K` …).
+        init(backendArguments: [String] = []) throws {
             home = try TemporaryDirectory("faro-mon")
             try FileManager.default.createDirectory(atPath: home.file("runtime"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: home.file("home"), withIntermediateDirectories: true)
@@ -52,7 +53,7 @@ struct BackgroundMonitoringTests {
             bus = try PrivateBus(
                 serviceActivation: true,
                 environment: ["DISPLAY": display, "XDG_RUNTIME_DIR": home.file("runtime")])
-            backend = try WindowTests.Backend()
+            backend = try WindowTests.Backend(backendArguments)
         }
 
         /// What every process of this desktop runs with.

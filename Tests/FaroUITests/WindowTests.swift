@@ -41,15 +41,17 @@ struct WindowTests {
             return rows
         }
 
-        /// The rows of a backend table, through the tables protocol (a read cut short is tried again, up to 5 times).
-        func rows(_ table: String) throws -> [[String: Any]] {
+        /// The rows of a backend table, through the tables protocol (a read cut short is tried again, up to 5 times);
+        /// `key` is the app key of a backend started with `--app-key`.
+        func rows(_ table: String, key: String? = nil) throws -> [[String: Any]] {
             var lastError: Error?
             for _ in 0..<5 {
                 let r = try ChildProcess.run(
                     "/usr/bin/curl",
                     [
                         "-s", "-m", "10", "-H", "ZUMO-API-VERSION: 2.0.0",
-                        "\(url)/tables/\(table)?$top=1000",
+                    ] + (key.map { ["-H", "ZUMO-API-KEY: \($0)"] } ?? []) + [
+                        "\(url)/tables/\(table)?$top=1000"
                     ])
                 do {
                     return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []

@@ -14,6 +14,11 @@ prints one JSON value on stdout and exits 0, or prints the reason on stderr and 
   tray-menu                           the tray item's menu (com.canonical.dbusmenu) of the item registered with the
                                       StatusNotifierWatcher mock: [{"id", "label", "toggle-type", "toggle-state"}]
   tray-click LABEL                    sends "clicked" to the tray menu item labelled LABEL
+  texts                               what Faro's showing windows and dialogs say: the names of every showing node
+                                      (labels, rows, buttons), in tree order
+  press NAME [ROLE]                   activates the showing node called NAME (a button by default; NAME* matches a
+                                      prefix) in any of Faro's windows, through its accessible action
+  shot FILE                           a screenshot of Faro's topmost showing dialog (or its window) into FILE
 """
 import ctypes
 import json
@@ -220,7 +225,52 @@ def tray_click(args):
     raise RuntimeError(f"no tray menu item {args[0]!r} in {entries}")
 
 
-COMMANDS = {"calls": calls, "window": window, "menu": menu, "show-saved": show_saved, "close": close, "tray-menu": tray_menu,
+def showing_windows():
+    app = faro_app()
+    if app is None:
+        raise RuntimeError("faro is not on the accessibility bus")
+    tops = [app.getChildAtIndex(i) for i in range(app.childCount)]
+    return [t for t in tops if t is not None and showing(t)]
+
+
+def texts(_args):
+    out = []
+    for top in showing_windows():
+        for node in walk(top):
+            if node.name and showing(node):
+                out.append(node.name)
+    return out
+
+
+def press(args):
+    name = args[0]
+    role = args[1] if len(args) > 1 else "push button"
+    # "Discard Business registration · Veneno SA*": a trailing * matches any name that starts so.
+    matches = (lambda n: n.startswith(name[:-1])) if name.endswith("*") else (lambda n: n == name)
+    for top in showing_windows():
+        for node in walk(top):
+            if node.name and matches(node.name) and node.getRoleName() == role and showing(node):
+                action = node.queryAction()
+                for i in range(action.nActions):
+                    if action.getName(i) == "click":
+                        action.doAction(i)
+                        return name
+    raise RuntimeError(f"no showing {role} called {name!r}; showing: {texts([])}")
+
+
+def shot(args):
+    tops = showing_windows()
+    dialogs = [t for t in tops if t.getRoleName() == "dialog"]
+    node = (dialogs or tops)[-1]
+    component = node.queryComponent()
+    import pyatspi
+    x, y, w, h = component.getExtents(pyatspi.DESKTOP_COORDS)
+    subprocess.run(["import", "-display", os.environ["DISPLAY"], "-window", "root", "-crop",
+                    f"{w}x{h}+{max(x, 0)}+{max(y, 0)}", "+repage", args[0]], check=True)
+    return args[0]
+
+
+COMMANDS = {"texts": texts, "press": press, "shot": shot, "calls": calls, "window": window, "menu": menu, "show-saved": show_saved, "close": close, "tray-menu": tray_menu,
             "tray-click": tray_click}
 
 

@@ -12,11 +12,15 @@ public struct OutboxEntry: Sendable, Equatable {
     /// The backend base URL the row was queued for; nil for rows queued before Faro recorded it (they go to the
     /// backend configured when they are delivered).
     public var backend: String?
+    /// Who or what the row is about, to tell rows apart in the panel: the business of a registration, the site's
+    /// title of a contact request or a rating.
+    public var subject: String?
 
     public init(
         id: String, table: OutboxTable, state: OutboxRowState, attempts: Int, lastError: String?,
-        createdAt: Double, backend: String?
+        createdAt: Double, backend: String?, subject: String? = nil
     ) {
+        self.subject = subject
         self.id = id
         self.table = table
         self.state = state

@@ -34,7 +34,13 @@ public struct OutboxRow: Sendable, Equatable {
     public var entry: OutboxEntry {
         OutboxEntry(
             id: id, table: table, state: state, attempts: attempts, lastError: lastError, createdAt: createdAt,
-            backend: backend)
+            backend: backend, subject: subject)
+    }
+
+    /// The business of a registration, the site's title otherwise (read from the stored body).
+    var subject: String? {
+        guard let fields = try? JSONValue.parse(body) else { return nil }
+        return (table == .interested ? fields["nombre"] : fields["titulo"])?.stringValue
     }
 }
 

@@ -25,7 +25,10 @@ enum I18n {
 
     /// The form of a counted message for `count` (`ngettext`, following the catalog's `Plural-Forms`).
     static func plural(_ singular: String, _ plural: String, _ count: Int) -> String {
-        String(cString: dngettext(domain, singular, plural, UInt(max(count, 0))))
+        // Without a translation ngettext returns the msgid pointer it was given: read it while it is still valid.
+        singular.withCString { one in
+            plural.withCString { many in String(cString: dngettext(domain, one, many, UInt(max(count, 0)))) }
+        }
     }
 
     /// The localizer handed to view models.

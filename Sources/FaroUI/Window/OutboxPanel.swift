@@ -86,7 +86,7 @@ final class OutboxPanel {
         if summary.queuedElsewhere > 0 {
             parts.append(I18n.tr("Rows queued for another server go only there, unless you send them to this one."))
         }
-        gtk_label_set_text(cast(template.widget("summary")), parts.joined(separator: " "))
+        gtk_label_set_text(cast(template.widget("summary")), parts.joined(separator: "\n"))
         let problem = template.widget("problem")
         if let text = model.problem {
             gtk_label_set_text(cast(problem), I18n.tr("The outbox could not be read: ") + text)
@@ -103,7 +103,9 @@ final class OutboxPanel {
     private func add(_ entry: OutboxPanelRow) {
         let view = Template("outbox-row")
         let row = view.widget("row")
-        let what = OutboxPanel.title(entry.table) + " · " + SavedListPage.localDateTime(entry.createdAt)
+        let what =
+            [OutboxPanel.title(entry.table), entry.subject, SavedListPage.localDateTime(entry.createdAt)]
+            .compactMap { $0 }.joined(separator: " · ")
         gtk_label_set_text(cast(view.widget("title")), what)
         gtk_label_set_text(cast(view.widget("detail")), OutboxPanel.detail(entry))
         let act = view.widget("act")

@@ -1,0 +1,170 @@
+import FaroTestSupport
+import Foundation
+import Testing
+
+/// The window in the field (issue 11), on the real `faro` under Xvfb with a private bus, a python-dbusmock
+/// notification server and a real faro-backend with its fault flags: a start with the backend refusing
+/// connections, a row the backend refuses forever and one queued for another backend in the outbox panel, and a
+/// backend that refuses the app key until it is set. Observed through AT-SPI (Tests/UI/faro_desktop.py), the mock's
+/// recorded calls, `faro outbox --json` on the same profile and the backend's own tables.
+@Suite("The window in the field", .serialized)
+struct FieldTests {
+    typealias Desktop = BackgroundMonitoringTests.Desktop
+    static let eventually = BackgroundMonitoringTests.eventually
+
+    /// What the window and its dialogs show now (every showing accessible name).
+    static func texts(_ desktop: Desktop) throws -> [String] {
+        try desktop.desktop(["texts"]) as? [String] ?? []
+    }
+
+    /// `faro ARGS` on the desktop's profile, with its output.
+    static func faro(_ desktop: Desktop, _ arguments: [String]) throws -> (status: Int32, stdout: String) {
+        let r = try ChildProcess.run(
+            Paths.executable("faro"), arguments, environment: desktop.environment, timeout: 60)
+        return (r.status, r.stdout + r.stderr)
+    }
+
+    /// The profile's outbox as `faro outbox --json` reports it.
+    static func outbox(_ desktop: Desktop) throws -> [String: Any] {
+        let r = try faro(desktop, ["outbox", "--json"])
+        return (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    /// Queues a registration from the terminal on the desktop's profile; returns the row's id.
+    @discardableResult
+    static func registered(_ desktop: Desktop, _ nombre: String, backend: String? = nil) throws -> String {
+        let r = try faro(
+            desktop,
+            [
+                "register", "--nombre", nombre, "--email", "hola@ejemplo.mx", "--telefono", "5512345678",
+                "--backend", backend ?? desktop.backend.url,
+            ])
+        #expect(r.status == 0, "\(r.stdout)")
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func names(_ rows: [[String: Any]]) -> [String] { rows.compactMap { $0["nombre"] as? String } }
+
+    // MARK: an offline start
+
+    @Test func startedOfflineThePlacesAreNamedAndNotifiedOnceTheBackendAnswers() throws {
+        // The backend stops listening right after it started, for 20 s: Faro starts with no server to ask.
+        let desktop = try Desktop(backendArguments: ["--refuse-for", "20"])
+        try desktop.notificationServer(actions: true)
+        let recording = try BackgroundMonitoringTests.recording(in: desktop.home, seconds: 150)
+        let app = try desktop.faro(["--source", "replay", recording, "--no-tray"])
+        defer { _ = BackgroundMonitoringTests.stop(app) }
+        try desktop.waitForApp(app)
+
+        // While it refuses: the beacons are listed unnamed, one calm line says why, and nobody is notified.
+        let offline = "No connection to the server; the names will arrive when it reconnects."
+        #expect(
+            Self.eventually(15) { try Self.texts(desktop).contains(offline) }, "\((try? Self.texts(desktop)) ?? [])")
+        #expect(
+            Self.eventually(10) { try Self.texts(desktop).contains { $0.contains("Unknown beacon") } },
+            "\((try? Self.texts(desktop)) ?? [])")
+        #expect(try desktop.zoneNotifications().isEmpty)
+        try desktop.desktop(["shot", Paths.packageRoot + "/build/screenshots/offline.png"])
+
+        // Once it answers: the names arrive without any action from the user, the line goes, and the place entered
+        // while offline is announced because the user is still there.
+        #expect(
+            Self.eventually(90) { try Self.texts(desktop).contains { $0.contains("Café de olla") } },
+            "\((try? Self.texts(desktop)) ?? [])")
+        #expect(Self.eventually(10) { try !Self.texts(desktop).contains(offline) })
+        #expect(
+            Self.eventually(15) {
+                try desktop.zoneNotifications().contains { call in
+                    "\(call[3]) \(call[4])".contains("Café La Parroquia")
+                }
+            }, "\((try? desktop.notifyCalls()) ?? [])")
+    }
+
+    // MARK: the outbox panel
+
+    @Test func theOutboxPanelRetriesMovesAndDiscardsRowsOneByOne() throws {
+        let desktop = try Desktop(backendArguments: ["--fail-body-containing", "Veneno"])
+        try desktop.notificationServer(actions: true)
+        // Queued before the window starts: one the backend refuses forever, one it takes, one for another backend.
+        let poisoned = try Self.registered(desktop, "Veneno SA")
+        try Self.registered(desktop, "Buena SA")
+        try Self.registered(desktop, "Otra SA", backend: "http://127.0.0.1:9")
+        let app = try desktop.faro(["--source", "replay", try BackgroundMonitoringTests.recording(in: desktop.home)])
+        defer { _ = BackgroundMonitoringTests.stop(app) }
+        try desktop.waitForApp(app)
+
+        // The window delivers the good row (and only to its own backend).
+        #expect(Self.eventually(30) { Self.names(try desktop.backend.rows("interested")) == ["Buena SA"] })
+        // The outbox line offers the panel; the panel tells the two waiting rows apart, with why they wait.
+        #expect(Self.eventually(30) { try Self.texts(desktop).contains("Pending submissions") })
+        try desktop.desktop(["press", "Pending submissions"])
+        #expect(
+            Self.eventually(15) {
+                let shown = try Self.texts(desktop).joined(separator: "\n")
+                return shown.contains("Waiting for another server (http://127.0.0.1:9)")
+                    && shown.contains("Veneno SA") && shown.contains("500")
+            }, "\((try? Self.texts(desktop)) ?? [])")
+        #expect(app.process.isRunning, "\(app.stdout)\(app.stderr)")
+        try desktop.desktop(["shot", Paths.packageRoot + "/build/screenshots/outbox-panel.png"])
+
+        // Retry: the poisoned row is tried again at once (and refused again, with its reason kept).
+        let attemptsBefore = try Self.attempts(of: poisoned, in: desktop)
+        try desktop.desktop(["press", "Retry Business registration · Veneno SA*"])
+        #expect(Self.eventually(30) { try Self.attempts(of: poisoned, in: desktop) > attemptsBefore })
+
+        // "Send to this server": the row queued for another backend goes to this one.
+        try desktop.desktop(["press", "Send Business registration · Otra SA*"])
+        #expect(
+            Self.eventually(30) { Set(Self.names(try desktop.backend.rows("interested"))) == ["Buena SA", "Otra SA"] })
+
+        // Discard: only on the user's word, and then it is gone for good; nothing else was ever dropped.
+        try desktop.desktop(["press", "Discard Business registration · Veneno SA*"])
+        #expect(Self.eventually(15) { (try Self.outbox(desktop)["rows"] as? [Any])?.isEmpty == true })
+        #expect(Self.eventually(10) { try !Self.texts(desktop).contains { $0.contains("Veneno SA") } })
+        #expect(Set(Self.names(try desktop.backend.rows("interested"))) == ["Buena SA", "Otra SA"])
+    }
+
+    /// How many delivery attempts the outbox recorded for row `id` (−1 when it is not there).
+    static func attempts(of id: String, in desktop: Desktop) throws -> Int {
+        let rows = try outbox(desktop)["rows"] as? [[String: Any]] ?? []
+        let row = rows.first { $0["id"] as? String == id }
+        return row?["attempts"] as? Int ?? -1
+    }
+
+    // MARK: a refused app key
+
+    @Test func aRefusedAppKeyIsSaidOnceAndRowsWaitUntilTheKeyIsSet() throws {
+        let desktop = try Desktop(backendArguments: ["--app-key", "llave-secreta"])
+        try desktop.notificationServer(actions: true)
+        try Self.registered(desktop, "Paciente SA")
+        let app = try desktop.faro(["--source", "replay", try BackgroundMonitoringTests.recording(in: desktop.home)])
+        try desktop.waitForApp(app)
+        let refused = "The server refused the app key; submissions wait until it is set."
+        #expect(
+            Self.eventually(40) { try Self.texts(desktop).contains(refused) }, "\((try? Self.texts(desktop)) ?? [])")
+        #expect(try Self.texts(desktop).filter { $0 == refused }.count == 1)
+        // The row is kept pending (never failed) while the key is refused.
+        #expect(Self.eventually(10) { (try Self.outbox(desktop)["pending"] as? Int) == 1 })
+        #expect((try Self.outbox(desktop)["failed"] as? Int) == 0)
+        #expect(try desktop.backend.rows("interested").isEmpty)
+        #expect(BackgroundMonitoringTests.stop(app) != nil)
+
+        // With the key set (the test-only environment variable stands in for the keyring), everything arrives.
+        var environment = desktop.environment
+        environment["FARO_APP_KEY"] = "llave-secreta"
+        let keyed = try ChildProcess(
+            Paths.executable("faro"),
+            [
+                "--source", "replay", try BackgroundMonitoringTests.recording(in: desktop.home), "--backend",
+                desktop.backend.url,
+            ],
+            environment: environment)
+        defer { _ = BackgroundMonitoringTests.stop(keyed) }
+        #expect(
+            Self.eventually(40) {
+                Self.names(try desktop.backend.rows("interested", key: "llave-secreta")) == ["Paciente SA"]
+            }
+        )
+        #expect(Self.eventually(10) { try !Self.texts(desktop).contains(refused) })
+    }
+}
