@@ -167,4 +167,22 @@ struct FieldTests {
         )
         #expect(Self.eventually(10) { try !Self.texts(desktop).contains(refused) })
     }
+
+    // MARK: the demo beside a real Faro
+
+    @Test func theDemoRunsBesideARunningFaroInsteadOfHandingOverToIt() throws {
+        let desktop = try Desktop()
+        let app = try desktop.faro(["--source", "replay", try BackgroundMonitoringTests.recording(in: desktop.home)])
+        defer { _ = BackgroundMonitoringTests.stop(app) }
+        try desktop.waitForApp(app)
+        var environment = desktop.environment
+        environment["FARO_DATA_DIR"] = Paths.data
+        let demo = try ChildProcess(Paths.executable("faro"), ["--demo", "--no-tray"], environment: environment)
+        // A hand-over would make the second start exit at once (status 0) and show the real Faro instead.
+        #expect(demo.waitForLine(timeout: 30) { $0.contains("demo on a private profile") } != nil, "\(demo.stderr)")
+        #expect(Self.eventually(20) { try desktop.desktop(["apps"]) as? Int == 2 })
+        #expect(demo.process.isRunning)
+        #expect(BackgroundMonitoringTests.stop(demo) != nil)
+        #expect(app.process.isRunning)
+    }
 }

@@ -24,5 +24,7 @@ struct GSettingsControlTests {
         #expect(!r.stdout.contains("FAIL"), "\(r.stdout)")
         #expect(r.stdout.contains("OK gsettings-turns-monitoring-off"), "\(r.stdout)")
         #expect(r.stdout.contains("OK gsettings-turns-monitoring-on"), "\(r.stdout)")
+        #expect(r.stdout.contains("OK gsettings-turns-start-at-login-on"), "\(r.stdout)")
+        #expect(r.stdout.contains("OK gsettings-turns-start-at-login-off"), "\(r.stdout)")
     }
 }

@@ -14,6 +14,7 @@ prints one JSON value on stdout and exits 0, or prints the reason on stderr and 
   tray-menu                           the tray item's menu (com.canonical.dbusmenu) of the item registered with the
                                       StatusNotifierWatcher mock: [{"id", "label", "toggle-type", "toggle-state"}]
   tray-click LABEL                    sends "clicked" to the tray menu item labelled LABEL
+  apps                                how many Faro processes are on the accessibility bus
   texts                               what Faro's showing windows and dialogs say: the names of every showing node
                                       (labels, rows, buttons), in tree order
   press NAME [ROLE]                   activates the showing node called NAME (a button by default; NAME* matches a
@@ -233,6 +234,13 @@ def showing_windows():
     return [t for t in tops if t is not None and showing(t)]
 
 
+def apps(_args):
+    """How many Faro processes are on the accessibility bus (each with its own window)."""
+    import pyatspi
+    desktop = pyatspi.Registry.getDesktop(0)
+    return sum(1 for app in desktop if app is not None and app.name == "faro")
+
+
 def texts(_args):
     out = []
     for top in showing_windows():
@@ -270,7 +278,7 @@ def shot(args):
     return args[0]
 
 
-COMMANDS = {"texts": texts, "press": press, "shot": shot, "calls": calls, "window": window, "menu": menu, "show-saved": show_saved, "close": close, "tray-menu": tray_menu,
+COMMANDS = {"apps": apps, "texts": texts, "press": press, "shot": shot, "calls": calls, "window": window, "menu": menu, "show-saved": show_saved, "close": close, "tray-menu": tray_menu,
             "tray-click": tray_click}
 
 

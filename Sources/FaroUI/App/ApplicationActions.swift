@@ -41,6 +41,11 @@ final class ApplicationActions {
         setAccels("app.quit", ["<Control>q"])
     }
 
+    /// Brings the "Start at login" check item in line (the setting changed from outside).
+    func setAutostart(_ on: Bool) {
+        if let autostart { g_simple_action_set_state(autostart, g_variant_new_boolean(on ? 1 : 0)) }
+    }
+
     /// Brings the monitoring check item in line (the tray or a pause changed it).
     func setMonitoring(_ active: Bool) {
         if let monitoring { g_simple_action_set_state(monitoring, g_variant_new_boolean(active ? 1 : 0)) }

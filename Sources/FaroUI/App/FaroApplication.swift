@@ -20,6 +20,7 @@ public final class FaroApplication {
     private var windows: WindowController!
     private var notifier: ZoneNotifier?
     private var trayIcon: TrayIcon?
+    private var settingsObservation: SettingsObservation?
     /// Whether the application is held (kept alive with its window closed).
     private var held = false
     /// Started with `--background` (the autostart entry): the first activation opens no window.
@@ -34,7 +35,9 @@ public final class FaroApplication {
                 scheduler: GLibScheduler(), hop: { body in MainThread.run { body() } },
                 machineClock: environment.machineClock, wallClock: environment.wallClock,
                 timeZone: environment.timeZone, localize: I18n.localizer, session: environment.session))
-        app = gtk_application_new(FaroApplication.appID, G_APPLICATION_DEFAULT_FLAGS)
+        // The demo runs beside a real Faro, never handing over to it (it would show the user's own data).
+        app = gtk_application_new(
+            FaroApplication.appID, environment.uniqueInstance ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
         DisplaySetup.prepare(app)
         monitoring.onUpdate = { [weak self] update in self?.update(update) }
         Signal.connect(app, "startup") { [weak self] in self?.startup() }
@@ -105,6 +108,10 @@ public final class FaroApplication {
                     quit: { [weak self] in self?.quit() }))
         }
         environment.connection?.onReachabilityChange = { [weak self] in self?.windows.renderStatus() }
+        if environment.settings.string(SettingsKey.startAtLogin) == "true", !Autostart.isEnabled {
+            actions?.setAutostart(setAutostart(true))
+        }
+        followSettings()
         monitoring.start()
     }
 
@@ -177,13 +184,33 @@ public final class FaroApplication {
         }
     }
 
+    /// "Iniciar al entrar": the `start-at-login` setting is the preference, the XDG autostart entry what the
+    /// session reads; both are kept in line, whichever changed.
     private func setAutostart(_ wanted: Bool) -> Bool {
-        do {
-            try Autostart.set(wanted)
-        } catch {
-            windows.window?.setStatus(I18n.tr("Could not change starting at login: ") + "\(error)")
+        if wanted != Autostart.isEnabled {
+            do {
+                try Autostart.set(wanted)
+            } catch {
+                windows.window?.setStatus(I18n.tr("Could not change starting at login: ") + "\(error)")
+            }
         }
-        return Autostart.isEnabled
+        let enabled = Autostart.isEnabled
+        if (environment.settings.string(SettingsKey.startAtLogin) == "true") != enabled {
+            environment.settings.setString(SettingsKey.startAtLogin, enabled ? "true" : nil)
+        }
+        return enabled
+    }
+
+    /// Follows `start-at-login` when it is changed from outside (`gsettings set io.github.faro.Faro start-at-login
+    /// true`); the monitoring service follows `monitoring` itself.
+    private func followSettings() {
+        settingsObservation = environment.settings.observe { [weak self] key in
+            MainActor.assumeIsolated {
+                guard let self, key == SettingsKey.startAtLogin else { return }
+                let wanted = self.environment.settings.string(SettingsKey.startAtLogin) == "true"
+                self.actions?.setAutostart(self.setAutostart(wanted))
+            }
+        }
     }
 
     // MARK: forms

@@ -23,6 +23,9 @@ public struct GUIEnvironment {
     public var timeZone: TimeZone
     /// Whether to show the tray icon (off in tests that have no tray host).
     public var tray: Bool
+    /// One Faro per session (a second start hands over to the first); off for `faro --demo`, which runs beside a
+    /// real Faro on its private profile.
+    public var uniqueInstance = true
     /// Whether the backend answers (the window's offline line), and "try again".
     public var connection: (any BackendConnection)?
     /// Monitoring's exit period and cool-down, and the session's other settings.

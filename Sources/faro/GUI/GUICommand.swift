@@ -93,6 +93,7 @@ enum GUICommand {
             deviceID: deviceID, machineClock: { MonotonicClock().now() }, wallClock: wallClock, tray: !noTray)
         environment.outbox = stores
         environment.connection = catalog.directory
+        environment.uniqueInstance = demoProfile == nil
         // The network coming back (GNetworkMonitor): the catalog pulls and the outbox delivers at once.
         let network = NetworkMonitor()
         network?.subscribe { available in
