@@ -14,11 +14,12 @@ import FaroGLib
 public final class ReadableTextView {
     /// The widget to pack (inside a GtkScrolledWindow).
     let widget: UnsafeMutablePointer<GtkWidget>
-    private let textView: UnsafeMutablePointer<GtkTextView>
-    private let buffer: UnsafeMutablePointer<GtkTextBuffer>
+    let textView: UnsafeMutablePointer<GtkTextView>
+    let buffer: UnsafeMutablePointer<GtkTextBuffer>
     private var styleTags: [StyledRun.Style: UnsafeMutablePointer<GtkTextTag>] = [:]
     private var indentTags: [Int: UnsafeMutablePointer<GtkTextTag>] = [:]
-    private var linkTags: [UnsafeMutablePointer<GtkTextTag>: String] = [:]
+    /// Each link tag's target (read by the click and key handling in ReadableTextView+Links.swift).
+    var linkTags: [UnsafeMutablePointer<GtkTextTag>: String] = [:]
     private var anchorMarks: [String] = []
     /// Images inserted by the last `show` (for tests and the status line), and their widths as shown.
     public private(set) var imageCount = 0
@@ -267,91 +268,5 @@ public final class ReadableTextView {
         }
         linkTags[tag] = href
         return tag
-    }
-
-    // MARK: Clicks
-
-    private func link(at iter: inout GtkTextIter) -> String? {
-        let tags = gtk_text_iter_get_tags(&iter)
-        defer { g_slist_free(tags) }
-        var node = tags
-        while let current = node {
-            if let data = current.pointee.data, let href = linkTags[data.assumingMemoryBound(to: GtkTextTag.self)] {
-                return href
-            }
-            node = current.pointee.next
-        }
-        return nil
-    }
-
-    private func handle(_ event: UnsafeMutableRawPointer?) {
-        guard let event else { return }
-        let type = event.assumingMemoryBound(to: GdkEventAny.self).pointee.type
-        if type == GDK_KEY_PRESS {
-            activateLinkAtCursor(event.assumingMemoryBound(to: GdkEventKey.self).pointee.keyval)
-            return
-        }
-        guard type == GDK_BUTTON_RELEASE else { return }
-        let button = event.assumingMemoryBound(to: GdkEventButton.self).pointee
-        guard button.button == 1 else { return }
-        var bx: Int32 = 0
-        var by: Int32 = 0
-        gtk_text_view_window_to_buffer_coords(
-            textView, GTK_TEXT_WINDOW_WIDGET, Int32(button.x), Int32(button.y), &bx, &by)
-        var iter = GtkTextIter()
-        guard gtk_text_view_get_iter_at_location(textView, &iter, bx, by) != 0, let href = link(at: &iter) else {
-            return
-        }
-        activate(href)
-    }
-
-    /// Enter on a link follows it, as a click does: keyboard users (F7 shows the cursor) and screen readers, which
-    /// move the cursor through the accessible text, reach links too.
-    private func activateLinkAtCursor(_ keyval: guint) {
-        guard keyval == guint(GDK_KEY_Return) || keyval == guint(GDK_KEY_KP_Enter) || keyval == guint(GDK_KEY_ISO_Enter)
-        else { return }
-        var iter = GtkTextIter()
-        gtk_text_buffer_get_iter_at_mark(buffer, &iter, gtk_text_buffer_get_insert(buffer))
-        if let href = link(at: &iter) { activate(href) }
-    }
-}
-
-/// `g_object_set_property` with the few value types the text tags use (g_object_set is variadic).
-enum Property {
-    // GLib's fundamental type ids: G_TYPE_MAKE_FUNDAMENTAL(n) = n << 2.
-    private static let intType = GType(6 << 2)
-    private static let doubleType = GType(15 << 2)
-    private static let stringType = GType(16 << 2)
-
-    static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, int: Int32) {
-        set(object, name, type: intType) { g_value_set_int(&$0, int) }
-    }
-
-    static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, double: Double) {
-        set(object, name, type: doubleType) { g_value_set_double(&$0, double) }
-    }
-
-    static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, string: String) {
-        set(object, name, type: stringType) { g_value_set_string(&$0, string) }
-    }
-
-    /// One GValue of `type`, filled by `fill`, set as property `name` and released.
-    private static func set(
-        _ object: UnsafeMutablePointer<GObject>, _ name: String, type: GType,
-        fill: (inout GValue) -> Void
-    ) {
-        var value = GValue()
-        g_value_init(&value, type)
-        fill(&value)
-        g_object_set_property(object, name, &value)
-        g_value_unset(&value)
-    }
-
-    static func set(_ object: UnsafeMutablePointer<GObject>, _ name: String, enum raw: Int32, type: GType) {
-        var value = GValue()
-        g_value_init(&value, type)
-        g_value_set_enum(&value, raw)
-        g_object_set_property(object, name, &value)
-        g_value_unset(&value)
     }
 }
