@@ -1,10 +1,5 @@
 internal import CGio
-
-/// A Swift closure lent to GLib as a signal's user data, released by the closure's destroy notify.
-private final class NetworkChangeHandler {
-    let body: (Bool) -> Void
-    init(_ body: @escaping (Bool) -> Void) { self.body = body }
-}
+internal import FaroGLib
 
 /// GIO's network monitor (`GNetworkMonitor`): whether the system has a network, and a callback when that changes
 /// (the `network-changed` signal), so the app can sync its catalog and retry its outbox as soon as the network is
@@ -40,26 +35,15 @@ public final class NetworkMonitor {
     /// subscription replaces the first).
     public func subscribe(_ onChange: @escaping (Bool) -> Void) {
         stop()
-        let trampoline: @convention(c) (UnsafeMutableRawPointer?, gboolean, UnsafeMutableRawPointer?) -> Void = {
-            _, available, data in
-            guard let data else { return }
-            Unmanaged<NetworkChangeHandler>.fromOpaque(data).takeUnretainedValue().body(available != 0)
-        }
-        let release: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GClosure>?) -> Void = { data, _ in
-            guard let data else { return }
-            Unmanaged<NetworkChangeHandler>.fromOpaque(data).release()
-        }
-        let box = Unmanaged.passRetained(NetworkChangeHandler(onChange)).toOpaque()
-        handlerID = UInt(
-            g_signal_connect_data(
-                UnsafeMutableRawPointer(monitor), "network-changed", unsafeBitCast(trampoline, to: GCallback.self),
-                box, release, GConnectFlags(rawValue: 0)))
+        // `network-changed` carries a gboolean, which is a C int.
+        handlerID = GObjectSignal.connect(
+            UnsafeMutableRawPointer(monitor), "network-changed", int: { available in onChange(available != 0) })
     }
 
     /// Ends the subscription (its closure is released by GLib).
     public func stop() {
         guard handlerID != 0 else { return }
-        g_signal_handler_disconnect(UnsafeMutableRawPointer(monitor), gulong(handlerID))
+        GObjectSignal.disconnect(UnsafeMutableRawPointer(monitor), handlerID)
         handlerID = 0
     }
 }
