@@ -50,7 +50,7 @@ enum JSON {
     }
 
     /// One decoded iBeacon as `faro decode` prints it.
-    static func sighting(_ s: Sighting) -> String {
+    static func decoded(_ s: DecodedBeacon) -> String {
         var fields: [(String, String)] = [
             ("uuid", string(s.beacon.uuid.description)),
             ("major", String(s.beacon.major)),
