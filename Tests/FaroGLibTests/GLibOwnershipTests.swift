@@ -9,6 +9,20 @@ import Testing
     final class Token {}
     /// A value of another class, to check that `GObjectData.value` checks the type.
     final class Other {}
+    /// A weak reference to the token lent out.
+    final class Held {
+        weak var token: Token?
+        var isAlive: Bool { token != nil }
+    }
+
+    /// Makes a token, hands it to `lend` (which lends it to GLib) and drops it: the token lives on exactly as long
+    /// as GLib keeps what it was lent. Returns the weak reference and what `lend` returned.
+    static func lent<R>(_ lend: (Token) -> R) -> (Held, R) {
+        let held = Held()
+        let token = Token()
+        held.token = token
+        return (held, lend(token))
+    }
 
     /// A plain GObject, to hang data and handlers on.
     static func newObject() throws -> UnsafeMutableRawPointer {
@@ -17,42 +31,29 @@ import Testing
 
     @Test func objectDataLivesExactlyAsLongAsItsObject() throws {
         let object = try Self.newObject()
-        weak var held: Token?
-        do {
-            let token = Token()
-            held = token
-            GObjectData.attach(token, to: object, key: "faro-test")
-        }
-        #expect(held != nil)
-        #expect(GObjectData.value(on: object, key: "faro-test", as: Token.self) === held)
+        let (held, _) = Self.lent { GObjectData.attach($0, to: object, key: "faro-test") }
+        #expect(held.isAlive)
+        #expect(GObjectData.value(on: object, key: "faro-test", as: Token.self) === held.token)
         #expect(GObjectData.value(on: object, key: "faro-test", as: Other.self) == nil)
         #expect(GObjectData.value(on: object, key: "other-key", as: Token.self) == nil)
         g_object_unref(object)
-        #expect(held == nil)
+        #expect(!held.isAlive)
     }
 
     @Test func objectDataSetAgainReleasesWhatWasThere() throws {
         let object = try Self.newObject()
         defer { g_object_unref(object) }
-        weak var first: Token?
-        do {
-            let token = Token()
-            first = token
-            GObjectData.attach(token, to: object, key: "faro-test")
-            GObjectData.attach(Token(), to: object, key: "faro-test")
-        }
-        #expect(first == nil)
+        let (first, _) = Self.lent { GObjectData.attach($0, to: object, key: "faro-test") }
+        GObjectData.attach(Token(), to: object, key: "faro-test")
+        #expect(!first.isAlive)
         #expect(GObjectData.value(on: object, key: "faro-test", as: Token.self) != nil)
     }
 
     @Test func aSignalHandlersBoxIsReleasedWithItsObject() throws {
         // A GSimpleAction's "activate" (GSimpleAction *, GVariant *parameter): one pointer argument.
         let action = try #require(g_simple_action_new("faro-test", nil))
-        weak var held: Token?
         var calls = 0
-        do {
-            let token = Token()
-            held = token
+        let (held, _) = Self.lent { token in
             GObjectSignal.connect(
                 UnsafeMutableRawPointer(action), "activate",
                 pointer: { _ in
@@ -63,85 +64,56 @@ import Testing
         g_action_activate(action, nil)
         g_action_activate(action, nil)
         #expect(calls == 2)
-        #expect(held != nil)
+        #expect(held.isAlive)
         g_object_unref(UnsafeMutableRawPointer(action))
-        #expect(held == nil)
+        #expect(!held.isAlive)
     }
 
-    @Test func aDisconnectedHandlerIsReleasedAndNotCalled() throws {
+    @Test func aDisconnectedHandlerIsReleased() throws {
         let object = try Self.newObject()
         defer { g_object_unref(object) }
-        weak var held: Token?
-        let id: UInt
-        do {
-            let token = Token()
-            held = token
-            id = GObjectSignal.connect(object, "notify", pointer: { _ in _ = token })
-        }
-        #expect(id != 0 && held != nil)
+        let (held, id) = Self.lent { token in GObjectSignal.connect(object, "notify", pointer: { _ in _ = token }) }
+        #expect(id != 0 && held.isAlive)
         GObjectSignal.disconnect(object, id)
-        #expect(held == nil)
+        #expect(!held.isAlive)
     }
 
-    @Test func aOneShotTimeoutRunsOnceAndReleasesItsClosure() throws {
+    @Test(arguments: [true, false])
+    func aTimeoutsClosureIsReleasedWhenItEndsOrIsRemoved(runs: Bool) throws {
         let context = try #require(g_main_context_new())
         defer { g_main_context_unref(context) }
-        weak var held: Token?
-        var runs = 0
-        do {
-            let token = Token()
-            held = token
-            MainContextSources.addTimeout(milliseconds: 0, context: context) {
+        var count = 0
+        let (held, id) = Self.lent { token in
+            MainContextSources.addTimeout(milliseconds: runs ? 0 : 60_000, context: context) {
                 _ = token
-                runs += 1
+                count += 1
                 return false
             }
         }
-        #expect(held != nil)
-        for _ in 0..<100 where runs == 0 { g_main_context_iteration(context, 1) }
+        #expect(id != 0 && held.isAlive)
+        if runs {
+            for _ in 0..<100 where count == 0 { g_main_context_iteration(context, 1) }
+        } else {
+            MainContextSources.remove(id, context: context)
+        }
         while g_main_context_iteration(context, 0) != 0 {}
-        #expect(runs == 1)
-        #expect(held == nil)
-    }
-
-    @Test func aRemovedTimeoutReleasesItsClosureWithoutRunning() throws {
-        let context = try #require(g_main_context_new())
-        defer { g_main_context_unref(context) }
-        weak var held: Token?
-        var runs = 0
-        let id: UInt32
-        do {
-            let token = Token()
-            held = token
-            id = MainContextSources.addTimeout(milliseconds: 60_000, context: context) {
-                _ = token
-                runs += 1
-                return false
-            }
-        }
-        #expect(id != 0 && held != nil)
-        MainContextSources.remove(id, context: context)
-        #expect(held == nil)
-        #expect(runs == 0)
+        #expect(count == (runs ? 1 : 0))
+        #expect(!held.isAlive)
     }
 
     @Test func aClosureForAnUnwrappedCAPIIsReleasedByItsDestroyNotify() {
         // What faro-backend hands libsoup: the user data and the GDestroyNotify GLib calls when the handler goes.
         typealias Box = GLibClosure<Int, Int>
-        weak var held: Token?
-        let data: UnsafeMutableRawPointer
-        do {
-            let token = Token()
-            held = token
-            data = Box.retained { value in
+        let (held, data) = Self.lent { token in
+            Box.retained { value in
                 _ = token
                 return value * 2
             }
         }
         #expect(Box.call(data, 21) == 42)
         #expect(Box.call(data, 2) == 4)
-        #expect(held != nil)
+        #expect(held.isAlive)
         Box.destroyNotify(data)
-        #expect(held == nil)
+        #expect(!held.isAlive)
     }
 }
