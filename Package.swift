@@ -53,10 +53,11 @@ let package = Package(
         .target(name: "FaroCurl", dependencies: ["CCurl", "CShim"], path: "Sources/FaroCurl"),
         .target(
             name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "FaroCurl", "FaroGLib", "CGio"],
-            path: "Sources/FaroNet"),
+            path: "Sources/FaroNet"
+        ),
         .executableTarget(
             name: "faro-backend",
-            dependencies: ["FaroCore", "FaroStore", "FaroInstall", "FaroCommandLine", "CSoup", "CShim"],
+            dependencies: ["FaroCore", "FaroStore", "FaroInstall", "FaroCommandLine", "FaroGLib", "CSoup"],
             path: "Sources/faro-backend"
         ),
         // The command-line parser and help (usage, manual page, shell completion) of faro and faro-backend.
@@ -69,10 +70,12 @@ let package = Package(
         // GLib at the C boundary, once: closures owned by GLib, main-context sources, signals, the D-Bus client.
         .target(name: "FaroGLib", dependencies: ["CGio", "CShim"], path: "Sources/FaroGLib"),
         .target(
-            name: "FaroBluetooth", dependencies: ["FaroCore", "FaroGLib", "CGio", "CBluez"], path: "Sources/FaroBluetooth"
+            name: "FaroBluetooth", dependencies: ["FaroCore", "FaroGLib", "CGio", "CBluez"],
+            path: "Sources/FaroBluetooth"
         ),
         .target(
-            name: "FaroWeb", dependencies: ["FaroCore", "FaroCurl", "CXML2", "CGio", "CQREncode"], path: "Sources/FaroWeb"
+            name: "FaroWeb", dependencies: ["FaroCore", "FaroCurl", "FaroGLib", "CXML2", "CGio", "CQREncode"],
+            path: "Sources/FaroWeb"
         ),
         .executableTarget(
             name: "faro",
@@ -89,7 +92,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
         ),
         .target(name: "FaroInstall", path: "Sources/FaroInstall"),
-        .target(name: "FaroUI",
+        .target(
+            name: "FaroUI",
             dependencies: [
                 "FaroApp", "FaroCore", "FaroGLib", "FaroInstall", "FaroResources", "CGtk", "CNotify", "CAppIndicator",
                 "CShim",
@@ -112,6 +116,8 @@ let package = Package(
             path: "Tests/FaroUITests"
         ),
         .testTarget(name: "CShimTests", dependencies: ["CShim", "CGio"], path: "Tests/CShimTests"),
+        .testTarget(
+            name: "FaroGLibTests", dependencies: ["FaroGLib", "FaroTestSupport", "CGio"], path: "Tests/FaroGLibTests"),
         .testTarget(
             name: "FaroSettingsTests",
             dependencies: ["FaroSettings", "FaroApp", "FaroStore", "FaroTestSupport", "CSecret", "faro"],
@@ -137,7 +143,8 @@ let package = Package(
         .testTarget(
             name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),
         .testTarget(
-            name: "FaroBluetoothTests", dependencies: ["FaroBluetooth", "FaroCore", "FaroGLib", "FaroTestSupport", "CGio", "faro"],
+            name: "FaroBluetoothTests",
+            dependencies: ["FaroBluetooth", "FaroCore", "FaroGLib", "FaroTestSupport", "CGio", "faro"],
             path: "Tests/FaroBluetoothTests", exclude: ["Templates"]
         ),
     ],

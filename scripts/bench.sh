@@ -15,7 +15,7 @@
 # Steps: release build; the fixed corpora (bench/make_corpus.py, 1,000,000 advertisements, seeded: raw AD data, and
 # the same advertisements as HCI LE Advertising Report events) into bench-out/; the C reference
 # (bench/c/ibeacon_decode.c, cc -O2); the beacontools virtualenv .venv-bench (created once); `faro bench decode`
-# (the production decode path every source calls, AdvertisementDecoder.forEachSighting) against both, on both
+# (the production decode path every source calls, AdvertisementDecoder.forEachBeacon) against both, on both
 # corpora (the Swift and C summary lines must be identical, else this fails);
 # `faro bench pipeline`, `faro bench memory`, `faro bench distance` (when the subcommand exists), and every
 # executable bench/*/run.sh (their key=value lines are included verbatim). Ends with a Markdown table of the goals,

@@ -37,11 +37,14 @@ public enum MainContextSources {
         case defaultIdle
         /// `G_PRIORITY_HIGH_IDLE`: before GTK's relayout and redraw.
         case highIdle
+        /// `G_PRIORITY_LOW`: after everything else, idles included (a benchmark's "the first frame is drawn").
+        case low
 
         var value: Int32 {
             switch self {
             case .defaultIdle: return G_PRIORITY_DEFAULT_IDLE
             case .highIdle: return G_PRIORITY_HIGH_IDLE
+            case .low: return G_PRIORITY_LOW
             }
         }
     }

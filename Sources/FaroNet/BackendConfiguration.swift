@@ -62,13 +62,9 @@ public struct BackendConfiguration: Sendable, Equatable {
         self.appKey = appKey.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// 127.0.0.0/8, ::1 and localhost.
-    public static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased().trimming(charactersIn: "[]")
-        if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" { return true }
-        let parts = h.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
-    }
+    /// 127.0.0.0/8, ::1 and localhost: the hosts plain http may go to (`LoopbackHost`, the same rule the device id
+    /// follows).
+    public static func isLoopback(_ host: String) -> Bool { LoopbackHost.contains(host) }
 
     /// What the local catalog and its delta token are kept under: the catalog table's URL (a catalog never mixes
     /// backends or tables).

@@ -1,5 +1,5 @@
 internal import CGio
-import FaroGLib
+internal import FaroGLib
 
 /// GIO's network monitor (`GNetworkMonitor`): whether the system has a network, and a callback when that changes
 /// (the `network-changed` signal), so the app can sync its catalog and retry its outbox as soon as the network is
@@ -35,16 +35,14 @@ public final class NetworkMonitor {
     /// subscription replaces the first).
     public func subscribe(_ onChange: @escaping (Bool) -> Void) {
         stop()
-        // network-changed carries a gboolean: FaroGLib's int shape.
+        // `network-changed` carries a gboolean, which is a C int.
         handlerID = GObjectSignal.connect(
-            UnsafeMutableRawPointer(monitor), "network-changed",
-            int: { available in
-                onChange(available != 0)
-            })
+            UnsafeMutableRawPointer(monitor), "network-changed", int: { available in onChange(available != 0) })
     }
 
     /// Ends the subscription (its closure is released by GLib).
     public func stop() {
+        guard handlerID != 0 else { return }
         GObjectSignal.disconnect(UnsafeMutableRawPointer(monitor), handlerID)
         handlerID = 0
     }

@@ -1,6 +1,6 @@
-internal import CShim
 internal import CSoup
 import FaroCore
+internal import FaroGLib
 import Foundation
 
 /// The fault dice: which requests fail, wait or lose their connection.
@@ -60,28 +60,27 @@ final class SoupHTTPServer {
         self.server = UnsafeMutableRawPointer(object).assumingMemoryBound(to: SoupServer.self)
         self.routes = routes
         self.faults = faults
-        let callback: SoupServerCallback = { _, message, path, _, user in
-            guard let message, let path, let user else { return }
-            let me = Unmanaged<SoupHTTPServer>.fromOpaque(user).takeUnretainedValue()
-            me.handle(message, path: String(cString: path))
+        // Both handlers are boxed closures owned by the SoupServer (released by GLib with it); they hold the
+        // server weakly, since the SoupServer is the server's own.
+        typealias Handler = GLibClosure<(OpaquePointer, UnsafePointer<CChar>), Void>
+        let callback: SoupServerCallback = { _, message, path, _, data in
+            guard let message, let path, let data else { return }
+            Handler.call(data, (message, path))
         }
-        soup_server_add_handler(server, nil, callback, Unmanaged.passUnretained(self).toOpaque(), nil)
+        soup_server_add_handler(
+            server, nil, callback,
+            Handler.retained { [weak self] message, path in self?.handle(message, path: String(cString: path)) },
+            Handler.destroyNotify)
         // Early handlers run once the headers are read, before the body.
-        let early: SoupServerCallback = { _, message, _, _, user in
-            guard let message, let user else { return }
-            Unmanaged<SoupHTTPServer>.fromOpaque(user).takeUnretainedValue().headersArrived(message)
-        }
-        soup_server_add_early_handler(server, nil, early, Unmanaged.passUnretained(self).toOpaque(), nil)
+        soup_server_add_early_handler(
+            server, nil, callback, Handler.retained { [weak self] message, _ in self?.headersArrived(message) },
+            Handler.destroyNotify)
     }
 
     /// Sets up the body collection of a request whose headers just arrived, or refuses it by its `Content-Length`.
     private func headersArrived(_ message: OpaquePointer) {
         let collector = RequestBody(limit: Routes.maxBodyBytes)
-        g_object_set_data_full(
-            UnsafeMutablePointer<GObject>(message), RequestBody.key, Unmanaged.passRetained(collector).toOpaque()
-        ) { data in
-            if let data { Unmanaged<RequestBody>.fromOpaque(data).release() }
-        }
+        GObjectData.attach(collector, to: UnsafeMutableRawPointer(message), key: RequestBody.key)
         if let body = soup_server_message_get_request_body(message) { soup_message_body_set_accumulate(body, 0) }
         let headers = soup_server_message_get_request_headers(message)
         if soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH,
@@ -92,19 +91,17 @@ final class SoupHTTPServer {
             refuse(message, collector, cutOff: waiting == 0)
             return
         }
-        let chunk: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
-            message, bytes, user in
-            guard let message, let bytes, let user else { return }
-            Unmanaged<SoupHTTPServer>.fromOpaque(user).takeUnretainedValue().bodyArrived(message, bytes)
-        }
-        faro_g_signal_connect(
-            UnsafeMutableRawPointer(message), "got-chunk", unsafeBitCast(chunk, to: GCallback.self),
-            Unmanaged.passUnretained(self).toOpaque(), nil)
+        // "got-chunk" (SoupServerMessage *, GBytes *chunk): the handler dies with the message.
+        GObjectSignal.connect(
+            UnsafeMutableRawPointer(message), "got-chunk",
+            pointer: { [weak self] bytes in
+                guard let bytes else { return }
+                self?.bodyArrived(message, OpaquePointer(bytes))
+            })
     }
 
     private static func body(of message: OpaquePointer) -> RequestBody? {
-        guard let data = g_object_get_data(UnsafeMutablePointer<GObject>(message), RequestBody.key) else { return nil }
-        return Unmanaged<RequestBody>.fromOpaque(data).takeUnretainedValue()
+        GObjectData.value(on: UnsafeMutableRawPointer(message), key: RequestBody.key, as: RequestBody.self)
     }
 
     /// One piece of a request body: kept while the body stays within the limit, else the request is refused.
@@ -210,22 +207,15 @@ final class SoupHTTPServer {
         if method == "HEAD" { reply.body = [] }
         let delay = faulty ? faults.delayMilliseconds() : routes.inspection.delayMilliseconds(request)
         if delay >= 1 {
+            // The reply waits out its latency in a one-shot timer, which keeps the paused message alive.
             soup_server_message_pause(message)
             g_object_ref(UnsafeMutableRawPointer(message))
-            let pending = PendingReply(server: self, message: message, reply: reply, drop: drop)
-            g_timeout_add_full(
-                G_PRIORITY_DEFAULT, guint(delay),
-                { user in
-                    guard let user else { return 0 }
-                    let pending = Unmanaged<PendingReply>.fromOpaque(user).takeUnretainedValue()
-                    pending.server.finish(pending.message, pending.reply, drop: pending.drop)
-                    soup_server_message_unpause(pending.message)
-                    g_object_unref(UnsafeMutableRawPointer(pending.message))
-                    return 0
-                }, Unmanaged.passRetained(pending).toOpaque(),
-                { user in
-                    if let user { Unmanaged<PendingReply>.fromOpaque(user).release() }
-                })
+            MainContextSources.addTimeout(milliseconds: UInt32(delay)) { [reply, drop] in
+                self.finish(message, reply, drop: drop)
+                soup_server_message_unpause(message)
+                g_object_unref(UnsafeMutableRawPointer(message))
+                return false
+            }
         } else {
             finish(message, reply, drop: drop)
         }
@@ -252,20 +242,5 @@ final class SoupHTTPServer {
                 message, reply.contentType ?? "application/octet-stream", SOUP_MEMORY_COPY,
                 raw.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(raw.count))
         }
-    }
-}
-
-/// A reply waiting out its injected latency; owned by the GLib timeout that sends it.
-private final class PendingReply {
-    let server: SoupHTTPServer
-    let message: OpaquePointer
-    let reply: HTTPReply
-    let drop: Bool
-
-    init(server: SoupHTTPServer, message: OpaquePointer, reply: HTTPReply, drop: Bool) {
-        self.server = server
-        self.message = message
-        self.reply = reply
-        self.drop = drop
     }
 }

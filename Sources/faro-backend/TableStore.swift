@@ -156,6 +156,22 @@ final class TableStore {
                 + "(\"updatedAt\", \"id\")")
     }
 
+    /// Writes a new row: the system columns (created and updated at `stamp`, not deleted) and the user's fields,
+    /// each in its column. The table and its columns exist already (`ensureTable`).
+    private func insertRow(
+        table: String, id: String, stamp: String, version: String, fields: [(String, JSONValue)]
+    ) throws(StoreError) {
+        var names = ["\"id\"", "\"createdAt\"", "\"updatedAt\"", "\"version\"", "\"deleted\""]
+        var values: [SQLiteValue] = [.text(id), .text(stamp), .text(stamp), .text(version), .integer(0)]
+        for (name, value) in fields {
+            names.append(column(table, name) ?? TableStore.quoted(name))
+            values.append(sqlValue(value))
+        }
+        let marks = values.map { _ in "?" }.joined(separator: ", ")
+        try db.query(
+            "INSERT INTO \(TableStore.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(marks))", values)
+    }
+
     /// Inserts one item; returns the stored row. 409 (with the existing row) when the id exists.
     func insert(table: String, body: JSONValue, now: Double) throws(TableError) -> JSONValue {
         if let poison, body.serialized.contains(poison) {
@@ -175,16 +191,7 @@ final class TableStore {
                 }
                 let stamp = Fechahora.format(secondsSince1970: now)
                 let version = TableStore.newVersion(&random)
-                var names = ["\"id\"", "\"createdAt\"", "\"updatedAt\"", "\"version\"", "\"deleted\""]
-                var values: [SQLiteValue] = [.text(id), .text(stamp), .text(stamp), .text(version), .integer(0)]
-                for (name, value) in userFields {
-                    names.append(column(table, name) ?? TableStore.quoted(name))
-                    values.append(sqlValue(value))
-                }
-                let marks = values.map { _ in "?" }.joined(separator: ", ")
-                try db.query(
-                    "INSERT INTO \(TableStore.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(marks))",
-                    values)
+                try insertRow(table: table, id: id, stamp: stamp, version: version, fields: userFields)
                 guard let stored = try row(table: table, id: id, includeDeleted: true) else {
                     return .failure(TableError(status: 500, message: "The item vanished after insert."))
                 }
@@ -400,18 +407,7 @@ final class TableStore {
                             "UPDATE \(TableStore.quoted(table)) SET \(sets.joined(separator: ", ")) WHERE id = ?",
                             values + [.text(id)])
                     } else if !deleted {
-                        var names = ["\"id\"", "\"createdAt\"", "\"updatedAt\"", "\"version\"", "\"deleted\""]
-                        var values: [SQLiteValue] = [
-                            .text(id), .text(stamp), .text(stamp), .text(version), .integer(0),
-                        ]
-                        for (name, value) in user {
-                            names.append(column(table, name) ?? TableStore.quoted(name))
-                            values.append(sqlValue(value))
-                        }
-                        let marks = values.map { _ in "?" }.joined(separator: ", ")
-                        try db.query(
-                            "INSERT INTO \(TableStore.quoted(table)) (\(names.joined(separator: ", "))) VALUES (\(marks))",
-                            values)
+                        try insertRow(table: table, id: id, stamp: stamp, version: version, fields: user)
                     } else {
                         continue
                     }

@@ -1,5 +1,5 @@
-internal import CSoup
 import FaroCore
+internal import FaroGLib
 import FaroStore
 import Foundation
 
@@ -100,26 +100,12 @@ final class RefusalSchedule {
         if period > 0 { after(period - closedFor) { $0.closeNow() } }
     }
 
+    /// Runs `action` once after `seconds` (at least a millisecond) on the main loop.
     private func after(_ seconds: Double, _ action: @escaping (RefusalSchedule) -> Void) {
-        let box = Unmanaged.passRetained(RefusalStep(schedule: self, action: action)).toOpaque()
-        g_timeout_add_full(
-            G_PRIORITY_DEFAULT, guint(max(1, seconds * 1000)),
-            { user in
-                guard let user else { return 0 }
-                let step = Unmanaged<RefusalStep>.fromOpaque(user).takeUnretainedValue()
-                step.action(step.schedule)
-                return 0
-            }, box, { user in if let user { Unmanaged<RefusalStep>.fromOpaque(user).release() } })
-    }
-}
-
-/// One scheduled open/close of the refusal fault.
-final class RefusalStep {
-    let schedule: RefusalSchedule
-    let action: (RefusalSchedule) -> Void
-    init(schedule: RefusalSchedule, action: @escaping (RefusalSchedule) -> Void) {
-        self.schedule = schedule
-        self.action = action
+        MainContextSources.addTimeout(milliseconds: UInt32(max(1, seconds * 1000))) {
+            action(self)
+            return false
+        }
     }
 }
 
@@ -130,5 +116,4 @@ if options.refuseFor > 0 {
     schedule.closeNow()
     refusal = schedule
 }
-let loop = g_main_loop_new(nil, 0)
-g_main_loop_run(loop)
+GLibMainLoop().run()

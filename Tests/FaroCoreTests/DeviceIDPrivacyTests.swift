@@ -44,6 +44,9 @@ struct DeviceIDPrivacyTests {
         for host in ["128.0.0.1", "127.0.0", "127.0.0.1.evil", "127.0.0.256", "127.0.0.0001", "localhost.", "", "::2"] {
             #expect(!LoopbackHost.contains(host), "\(host)")
         }
+        for host in ["127.0.0.+1", "127.+0.0.1", "127.0.0.-0"] {
+            #expect(!LoopbackHost.contains(host), "\(host)")
+        }
     }
 
     @Test func aRedactedURLNeverHoldsTheID() {

@@ -24,12 +24,12 @@ struct FuzzRegressionTests {
         #expect(Self.inputs.count >= 10)
     }
 
-    /// What `AdvertisementDecoder.forEachSighting` finds in `bytes` of `kind`, and why it found nothing.
+    /// What `AdvertisementDecoder.forEachBeacon` finds in `bytes` of `kind`, and why it found nothing.
     static func sightings(_ bytes: [UInt8], _ kind: AdvertisementKind) -> ([IBeacon], DecodeFailure?) {
         var found: [IBeacon] = []
         let (any, why) = bytes.withUnsafeBytes { p in
             (
-                AdvertisementDecoder.forEachSighting(in: p, kind: kind) { found.append($0.beacon) },
+                AdvertisementDecoder.forEachBeacon(in: p, kind: kind) { found.append($0.beacon) },
                 AdvertisementDecoder.rejection(of: p, kind: kind)
             )
         }

@@ -23,3 +23,27 @@ import Testing
         }
     }
 }
+
+/// Faro's one JSON string escaper, which outbox rows, faro-backend and the terminal's `--json` output all use.
+@Suite struct JSONStringLiteralTests {
+    @Test(arguments: [
+        ("plain", #""plain""#), ("", #""""#), ("a\"b", #""a\"b""#), ("back\\slash", #""back\\slash""#),
+        ("line\nfeed\r\ttab", #""line\nfeed\r\ttab""#), ("\u{0}\u{1}\u{1F}", #""\u0000\u0001\u001f""#),
+        ("café ☕ 😀", #""café ☕ 😀""#), ("\u{7F}\u{2028}/", "\"\u{7F}\u{2028}/\""),
+    ])
+    func writesTheLiteral(_ text: String, _ literal: String) {
+        #expect(JSONString.literal(text) == literal)
+    }
+
+    @Test func everyStringReadsBackAsItself() throws {
+        // Every control character, the two that must be escaped, and text around them.
+        var samples = (0..<0x20).map { "x" + String(UnicodeScalar(UInt8($0))) + "y" }
+        samples += ["\"", "\\", "\\\"", "ñandú \"quoted\"\n", String(repeating: "\u{1}", count: 3)]
+        for text in samples {
+            #expect(try JSONValue.parse(JSONString.literal(text)) == .string(text), "\(Array(text.unicodeScalars))")
+        }
+        // Outbox rows and faro-backend's replies write their strings through it.
+        #expect(OutboxJSON.object([("k\"", .string("v\n"))]) == #"{"k\"":"v\n"}"#)
+        #expect(JSONValue.object([("k", .string("\u{1}"))]).serialized == #"{"k":"\u0001"}"#)
+    }
+}

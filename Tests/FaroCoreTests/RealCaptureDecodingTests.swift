@@ -2,7 +2,7 @@ import Testing
 
 @testable import FaroCore
 
-/// The production decode path (`AdvertisementDecoder.forEachSighting`, what every source calls) on what users'
+/// The production decode path (`AdvertisementDecoder.forEachBeacon`, what every source calls) on what users'
 /// captures contain: scan responses merged into one report, zero padding, and other devices' data. Each frame's
 /// source is named in `DeviceFrames`.
 @Suite("Decoding real captures")
@@ -103,7 +103,7 @@ struct RealCaptureDecodingTests {
         let bytes: [UInt8] = [0x04, 0x3E, UInt8(params.count)] + params
         var delivered = 0
         let any = bytes.withUnsafeBytes { p in
-            AdvertisementDecoder.forEachSighting(in: p, kind: .hci) { _ in delivered += 1 }
+            AdvertisementDecoder.forEachBeacon(in: p, kind: .hci) { _ in delivered += 1 }
         }
         #expect(!any && delivered == 0)
         #expect(

@@ -202,8 +202,12 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
         #expect(throws: BackendConfiguration.Problem.self) { try BackendConfiguration(baseURL: "ftp://127.0.0.1") }
         #expect(throws: BackendConfiguration.Problem.self) { try BackendConfiguration(baseURL: "not a url") }
         #expect(try BackendConfiguration(baseURL: "https://faro.example.net/").baseURL == "https://faro.example.net")
-        for ok in ["http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:9"] {
+        for ok in ["http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:9", "http://127.1.2.3"] {
             #expect(try BackendConfiguration(baseURL: ok).baseURL == ok)
+        }
+        // Loopback by LoopbackHost's rule only, the one the device id follows: nothing that merely starts like it.
+        for near in ["http://127.0.0.1.example.com", "http://127.0.0.+1:8080", "http://127.0.0:8080"] {
+            #expect(throws: BackendConfiguration.Problem.insecure(near)) { try BackendConfiguration(baseURL: near) }
         }
     }
 

@@ -31,6 +31,15 @@ struct DeviceIDTests {
         return mock
     }
 
+    /// Runs `body` with a private bus on which the ModemManager mock runs, stopped afterwards.
+    static func withModemManager(_ body: (PrivateBus) throws -> Void) throws {
+        try RequiredTool.dbusmock.require()
+        let bus = try PrivateBus()
+        let mock = try modemManager(on: bus)
+        defer { mock.signal(SIGKILL) }
+        try body(bus)
+    }
+
     static func addModem(_ path: String, imei: String, bus: PrivateBus) throws {
         try addModem(path, identifier: "<'\(imei)'>", bus: bus)
     }
@@ -57,33 +66,31 @@ struct DeviceIDTests {
 
     @Test(.enabled(if: dbusmockAvailable, Comment(rawValue: RequiredTool.dbusmock.reason)))
     func aModemWhoseIdentifierIsNotAStringIsSkipped() throws {
-        try RequiredTool.dbusmock.require()
-        let bus = try PrivateBus()
-        let mock = try Self.modemManager(on: bus)
-        defer { mock.signal(SIGKILL) }
-        try Self.addModem("/org/freedesktop/ModemManager1/Modem/1", identifier: "<int32 42>", bus: bus)
-        try Self.addModem("/org/freedesktop/ModemManager1/Modem/2", identifier: "<['356938035643809']>", bus: bus)
-        try Self.addModem("/org/freedesktop/ModemManager1/Modem/3", identifier: "<'490154203237518'>", bus: bus)
-        let resolver = DeviceIDResolver(systemBusAddress: bus.address, machineIDPath: "/nonexistent/machine-id")
-        #expect(resolver.modemEquipmentIdentifier() == "490154203237518")
+        try Self.withModemManager { bus in
+            try Self.addModem("/org/freedesktop/ModemManager1/Modem/1", identifier: "<int32 42>", bus: bus)
+            try Self.addModem("/org/freedesktop/ModemManager1/Modem/2", identifier: "<['356938035643809']>", bus: bus)
+            try Self.addModem("/org/freedesktop/ModemManager1/Modem/3", identifier: "<'490154203237518'>", bus: bus)
+            let resolver = DeviceIDResolver(systemBusAddress: bus.address, machineIDPath: "/nonexistent/machine-id")
+            #expect(resolver.modemEquipmentIdentifier() == "490154203237518")
+        }
     }
 
     @Test(.enabled(if: dbusmockAvailable, Comment(rawValue: RequiredTool.dbusmock.reason)))
     func aReplyOfTheWrongTypeIsIgnoredAndTheMachineIDIsUsed() throws {
-        try RequiredTool.dbusmock.require()
-        let bus = try PrivateBus()
-        let mock = try Self.modemManager(on: bus)
-        defer { mock.signal(SIGKILL) }
-        try Self.addModem("/org/freedesktop/ModemManager1/Modem/0", imei: "356938035643809", bus: bus)
-        // A ModemManager (or an impostor on the bus) whose GetManagedObjects answers a string.
-        try Self.mockCall(
-            "AddMethod", ["org.freedesktop.DBus.ObjectManager", "GetManagedObjects", "", "s", "ret = 'no objects'"],
-            bus: bus)
-        let folder = try TemporaryDirectory("faro-web-wrong-type")
-        try Data("51df0b4bc3b04c9780e299b98ca373b8\n".utf8).write(to: URL(fileURLWithPath: folder.file("machine-id")))
-        let resolver = DeviceIDResolver(systemBusAddress: bus.address, machineIDPath: folder.file("machine-id"))
-        #expect(resolver.modemEquipmentIdentifier() == nil)
-        #expect(try resolver.resolve().source == .machine)
+        try Self.withModemManager { bus in
+            try Self.addModem("/org/freedesktop/ModemManager1/Modem/0", imei: "356938035643809", bus: bus)
+            // A ModemManager (or an impostor on the bus) whose GetManagedObjects answers a string.
+            try Self.mockCall(
+                "AddMethod",
+                ["org.freedesktop.DBus.ObjectManager", "GetManagedObjects", "", "s", "ret = 'no objects'"],
+                bus: bus)
+            let folder = try TemporaryDirectory("faro-web-wrong-type")
+            try Data("51df0b4bc3b04c9780e299b98ca373b8\n".utf8).write(
+                to: URL(fileURLWithPath: folder.file("machine-id")))
+            let resolver = DeviceIDResolver(systemBusAddress: bus.address, machineIDPath: folder.file("machine-id"))
+            #expect(resolver.modemEquipmentIdentifier() == nil)
+            #expect(try resolver.resolve().source == .machine)
+        }
     }
 
     @Test func repliesAreTypeCheckedAtEveryLevel() throws {
@@ -109,31 +116,27 @@ struct DeviceIDTests {
 
     @Test(.enabled(if: dbusmockAvailable, Comment(rawValue: RequiredTool.dbusmock.reason)))
     func theFirstModemsIMEIWins() throws {
-        try RequiredTool.dbusmock.require()
-        let bus = try PrivateBus()
-        let mock = try Self.modemManager(on: bus)
-        defer { mock.signal(SIGKILL) }
-        try Self.addModem("/org/freedesktop/ModemManager1/Modem/10", imei: "490154203237518", bus: bus)
-        try Self.addModem("/org/freedesktop/ModemManager1/Modem/2", imei: "356938035643809", bus: bus)
-        let resolver = DeviceIDResolver(systemBusAddress: bus.address, machineIDPath: "/nonexistent/machine-id")
-        #expect(resolver.modemEquipmentIdentifier() == "356938035643809")
-        #expect(try resolver.resolve() == DeviceID(value: "356938035643809", source: .modem))
+        try Self.withModemManager { bus in
+            try Self.addModem("/org/freedesktop/ModemManager1/Modem/10", imei: "490154203237518", bus: bus)
+            try Self.addModem("/org/freedesktop/ModemManager1/Modem/2", imei: "356938035643809", bus: bus)
+            let resolver = DeviceIDResolver(systemBusAddress: bus.address, machineIDPath: "/nonexistent/machine-id")
+            #expect(resolver.modemEquipmentIdentifier() == "356938035643809")
+            #expect(try resolver.resolve() == DeviceID(value: "356938035643809", source: .modem))
+        }
     }
 
     @Test(.enabled(if: dbusmockAvailable, Comment(rawValue: RequiredTool.dbusmock.reason)))
     func theCLISendsTheModemsIMEI() throws {
-        try RequiredTool.dbusmock.require()
-        let bus = try PrivateBus()
-        let mock = try Self.modemManager(on: bus)
-        defer { mock.signal(SIGKILL) }
-        try Self.addModem("/org/freedesktop/ModemManager1/Modem/0", imei: "356938035643809", bus: bus)
-        let folder = try TemporaryDirectory("faro-web-imei")
-        let backend = try TestBackend()
-        let result = try ChildProcess.run(
-            Paths.executable("faro"), ["page", backend.base + "/sitios/cine-tonala/"],
-            environment: folder.xdgEnvironment.merging(bus.environment) { $1 }, timeout: 60)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try backend.requests().first?["query"] as? String == "imei=356938035643809")
+        try Self.withModemManager { bus in
+            try Self.addModem("/org/freedesktop/ModemManager1/Modem/0", imei: "356938035643809", bus: bus)
+            let folder = try TemporaryDirectory("faro-web-imei")
+            let backend = try TestBackend()
+            let result = try ChildProcess.run(
+                Paths.executable("faro"), ["page", backend.base + "/sitios/cine-tonala/"],
+                environment: folder.xdgEnvironment.merging(bus.environment) { $1 }, timeout: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try backend.requests().first?["query"] as? String == "imei=356938035643809")
+        }
     }
 
     @Test func withoutAModemTheMachineIDIsDerivedNeverSentRaw() throws {

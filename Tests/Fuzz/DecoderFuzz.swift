@@ -1,4 +1,4 @@
-// libFuzzer entry point for the production decode path, `AdvertisementDecoder.forEachSighting`, the one function
+// libFuzzer entry point for the production decode path, `AdvertisementDecoder.forEachBeacon`, the one function
 // every source calls. Built by scripts/fuzz.sh together with Sources/FaroCore/Advertisement/*.swift into one module
 // (`swiftc -sanitize=fuzzer,address`).
 //
@@ -22,13 +22,13 @@ public func faroFuzzDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     return 0
 }
 
-/// The beacons `forEachSighting` finds in `bytes` of `kind`, and why there are none (`rejection(of:kind:)`, which
+/// The beacons `forEachBeacon` finds in `bytes` of `kind`, and why there are none (`rejection(of:kind:)`, which
 /// must name a reason exactly when nothing was found).
-func sightings(_ bytes: [UInt8], _ kind: AdvertisementKind) -> ([Sighting], DecodeFailure?) {
-    var found: [Sighting] = []
+func decodedBeacons(_ bytes: [UInt8], _ kind: AdvertisementKind) -> ([DecodedBeacon], DecodeFailure?) {
+    var found: [DecodedBeacon] = []
     let (any, why) = bytes.withUnsafeBytes { p in
         (
-            AdvertisementDecoder.forEachSighting(in: p, kind: kind) { found.append($0) },
+            AdvertisementDecoder.forEachBeacon(in: p, kind: kind) { found.append($0) },
             AdvertisementDecoder.rejection(of: p, kind: kind)
         )
     }
@@ -49,7 +49,7 @@ func frameBytes(_ b: IBeacon) -> [UInt8] {
 }
 
 func checkAdvertisingData(_ bytes: [UInt8]) {
-    let (found, why) = sightings(bytes, .ad)
+    let (found, why) = decodedBeacons(bytes, .ad)
     for s in found {
         precondition(contains(bytes, frameBytes(s.beacon)), "an iBeacon whose bytes are not in the input")
         precondition(s.address == nil && s.rssi == nil, "AD data has no address or RSSI")
@@ -59,7 +59,7 @@ func checkAdvertisingData(_ bytes: [UInt8]) {
     guard bytes.count <= 243 else { return }
     let report: [UInt8] = [0x00, 0x01, 1, 2, 3, 4, 5, 6, UInt8(bytes.count)] + bytes + [0xC4]
     let event: [UInt8] = [0x04, 0x3E, UInt8(report.count + 2), 0x02, 0x01] + report
-    let (inEvent, eventWhy) = sightings(event, .hci)
+    let (inEvent, eventWhy) = decodedBeacons(event, .hci)
     precondition(inEvent.map(\.beacon) == found.map(\.beacon), "the HCI form disagrees with the AD form")
     precondition(inEvent.allSatisfy { $0.rssi == -60 && $0.address != nil }, "HCI sighting lost its radio facts")
     if case .beacon(let a)? = why {
@@ -68,33 +68,33 @@ func checkAdvertisingData(_ bytes: [UInt8]) {
 }
 
 func checkManufacturerData(_ bytes: [UInt8]) {
-    let (found, _) = sightings(bytes, .msd)
+    let (found, _) = decodedBeacons(bytes, .msd)
     if let beacon = found.first?.beacon {
         precondition(found.count == 1, "one manufacturer-data block holds one iBeacon")
         precondition(bytes.count >= 25 && Array(bytes[0..<25]) == frameBytes(beacon), "iBeacon bytes moved")
     }
     // The same block as one AD structure gives the same beacon.
     guard bytes.count <= 254 else { return }
-    let (asStructure, _) = sightings([UInt8(bytes.count + 1), 0xFF] + bytes, .ad)
+    let (asStructure, _) = decodedBeacons([UInt8(bytes.count + 1), 0xFF] + bytes, .ad)
     precondition(asStructure.map(\.beacon) == found.map(\.beacon), "the AD form disagrees with the MSD form")
 }
 
 func checkEvent(_ bytes: [UInt8]) {
-    let (found, why) = sightings(bytes, .hci)
+    let (found, why) = decodedBeacons(bytes, .hci)
     // Exactly the beacons of every report's data read as AD structures, in order, or nothing from a broken event.
     switch HCIEventParser.reports(in: bytes) {
     case .failure(let rejection):
         precondition(found.isEmpty && why == .hci(rejection), "a broken event delivered sightings")
     case .success(let reports):
         var expected: [IBeacon] = []
-        for r in reports { expected += sightings(r.data, .ad).0.map(\.beacon) }
+        for r in reports { expected += decodedBeacons(r.data, .ad).0.map(\.beacon) }
         precondition(found.map(\.beacon) == expected, "the event's beacons differ from its reports' beacons")
         precondition(found.allSatisfy { $0.address != nil }, "HCI sighting without address")
     }
 }
 
 func checkApplePayload(_ bytes: [UInt8]) {
-    let (found, _) = sightings([0x4C, 0x00] + bytes, .msd)
+    let (found, _) = decodedBeacons([0x4C, 0x00] + bytes, .msd)
     if let beacon = found.first?.beacon {
         precondition(Array(bytes[0..<2]) == [0x02, 0x15], "accepted a non-iBeacon payload")
         precondition(Int(beacon.measuredPower) == Int(Int8(bitPattern: bytes[22])), "power byte moved")

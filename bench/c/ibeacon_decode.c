@@ -1,6 +1,6 @@
 /*
  * The plain C reference for `make bench`: decodes every iBeacon of every advertisement in a corpus file with the
- * same acceptance rules as Faro's production decode path (AdvertisementDecoder.forEachSighting in
+ * same acceptance rules as Faro's production decode path (AdvertisementDecoder.forEachBeacon in
  * Sources/FaroCore/Advertisement/, which IBeaconDecoder and HCIEventParser implement) and prints the same two
  * lines as `faro bench decode FILE`:
  *

@@ -127,7 +127,7 @@ public struct BlueZDeviceTracker: Sendable {
     static func iBeacon(applePayload payload: [UInt8]) -> IBeacon? {
         var beacon: IBeacon?
         let msd = [0x4C, 0x00] + payload
-        _ = msd.withUnsafeBytes { AdvertisementDecoder.forEachSighting(in: $0, kind: .msd) { beacon = $0.beacon } }
+        _ = msd.withUnsafeBytes { AdvertisementDecoder.forEachBeacon(in: $0, kind: .msd) { beacon = $0.beacon } }
         return beacon
     }
 

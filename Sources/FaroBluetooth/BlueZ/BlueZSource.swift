@@ -137,22 +137,9 @@ public final class BlueZSource: AdvertisementSource {
         case .success(let c): connection = c
         case .failure(let f): return .failure(.systemBusUnavailable(detail: f.message))
         }
-        defer {
-            g_dbus_connection_close_sync(connection, nil, nil)
-            g_object_unref(UnsafeMutableRawPointer(connection))
-        }
-        switch DBusClient.callSync(
-            connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-            interface: "org.freedesktop.DBus", method: "NameHasOwner",
-            parameters: GVariantReading.stringTuple(service), timeoutMilliseconds: 3000)
-        {
-        case .success(let reply):
-            defer { g_variant_unref(reply) }
-            guard let child = g_variant_get_child_value(reply, 0) else { return .success(false) }
-            defer { g_variant_unref(child) }
-            return .success(GVariantReading.has(child, type: "b") && g_variant_get_boolean(child) != 0)
-        case .failure(let f):
-            return .failure(.systemBusUnavailable(detail: f.message))
+        defer { DBusClient.close(connection, waiting: true) }
+        return MessageBus.nameHasOwner(service, on: connection, timeoutMilliseconds: 3000).mapError { f -> ScanError in
+            .systemBusUnavailable(detail: f.message)
         }
     }
 
@@ -170,7 +157,7 @@ public final class BlueZSource: AdvertisementSource {
         cancellable = DBusCancellable()
         DBusClient.connect(address: address, cancellable: cancellable) { [weak self] result in
             guard let self, self.handler != nil else {
-                if case .success(let connection) = result { g_object_unref(UnsafeMutableRawPointer(connection)) }
+                if case .success(let connection) = result { DBusClient.close(connection) }
                 return
             }
             switch result {
@@ -206,7 +193,6 @@ public final class BlueZSource: AdvertisementSource {
 
     private func connected(_ connection: OpaquePointer) {
         self.connection = connection
-        g_dbus_connection_set_exit_on_close(connection, 0)
         let service = BlueZSource.service
         subscriptions.append(
             DBusClient.subscribe(
@@ -265,24 +251,14 @@ public final class BlueZSource: AdvertisementSource {
     }
 
     private func loadManagedObjects(_ reply: OpaquePointer?) {
-        guard let reply, GVariantReading.has(reply, type: "(a{oa{sa{sv}}})"),
-            let objects = g_variant_get_child_value(reply, 0)
-        else {
+        guard let reply, GVariantReading.has(reply, type: ObjectManager.managedObjectsReplyType) else {
             counters.rejected += 1
             return
         }
-        defer { g_variant_unref(objects) }
         serviceSeen = true
         loaded = true
         var devices: [(String, DeviceProperties)] = []
-        let count = g_variant_n_children(objects)
-        var index: gsize = 0
-        while index < count {
-            defer { index += 1 }
-            guard let entry = g_variant_get_child_value(objects, index) else { continue }
-            defer { g_variant_unref(entry) }
-            guard let path = GVariantReading.stringChild(entry, 0), let interfaces = g_variant_get_child_value(entry, 1)
-            else { continue }
+        GVariantReading.forEachManagedObject(reply) { path, interfaces in
             GVariantReading.forEachInterface(interfaces) { name, properties in
                 if name == BlueZSource.adapterInterface {
                     adapters[path] = BlueZVariant.adapterProperties(properties)
@@ -290,7 +266,6 @@ public final class BlueZSource: AdvertisementSource {
                     devices.append((path, BlueZVariant.deviceProperties(properties)))
                 }
             }
-            g_variant_unref(interfaces)
         }
         reconcile()
         let now = clock()
@@ -555,12 +530,11 @@ public final class BlueZSource: AdvertisementSource {
         if let connection {
             for id in subscriptions { DBusClient.unsubscribe(connection, id) }
             subscriptions.removeAll()
-            g_dbus_connection_close(connection, nil, nil, nil)
-            g_object_unref(UnsafeMutableRawPointer(connection))
+            DBusClient.close(connection)
             self.connection = nil
         }
         if let context {
-            g_main_context_unref(context)
+            MainContextSources.release(context: context)
             self.context = nil
         }
         discovery = .none

@@ -131,16 +131,17 @@ public final class HCISource: AdvertisementSource {
     }
 
     /// Decodes one HCI event as read from the socket into sightings, through the production decode path
-    /// (`AdvertisementDecoder.forEachSighting`); returns why it was not a well-formed advertising report event (nil
+    /// (`AdvertisementDecoder.forEachBeacon`); returns why it was not a well-formed advertising report event (nil
     /// when it was, even if no report held an iBeacon). Allocation-free apart from `deliver`.
     public static func sightings(
         inEvent bytes: UnsafeRawBufferPointer, at time: Double,
         _ deliver: (BeaconSighting) -> Void
     ) -> HCIEventRejection? {
-        let any = AdvertisementDecoder.forEachSighting(in: bytes, kind: .hci) { s in
+        let any = AdvertisementDecoder.forEachBeacon(in: bytes, kind: .hci) { decoded in
             // An HCI report always carries an address; nil here would be a decoder bug, and then nothing is sent.
-            guard let address = s.address else { return }
-            deliver(BeaconSighting(beacon: s.beacon, address: address, rssi: s.rssi ?? 127, time: time))
+            // Its RSSI is nil where the controller said 127 ("not available"), which is passed on as such.
+            guard let address = decoded.address else { return }
+            deliver(BeaconSighting(decoded, heardFrom: address, rssi: 127, at: time))
         }
         return any ? nil : HCIEventParser.check(bytes)
     }

@@ -46,11 +46,8 @@ public final class ReplaySource: AdvertisementSource {
             let time = record.time + offset
             _ = record.data.withUnsafeBytes {
                 // Records without an iBeacon are skipped: their reason is not asked for.
-                AdvertisementDecoder.forEachSighting(in: $0, kind: record.kind) { s in
-                    deliver(
-                        BeaconSighting(
-                            beacon: s.beacon, address: s.address ?? record.address, rssi: s.rssi ?? record.rssi,
-                            time: time))
+                AdvertisementDecoder.forEachBeacon(in: $0, kind: record.kind) { decoded in
+                    deliver(BeaconSighting(decoded, heardFrom: record.address, rssi: record.rssi, at: time))
                 }
             }
         }

@@ -15,20 +15,6 @@ public enum AdvertisementKind: String, Sendable, CaseIterable {
     }
 }
 
-/// One iBeacon seen in an advertisement, with the radio facts the advertisement carried (HCI only).
-public struct Sighting: Hashable, Sendable {
-    public var beacon: IBeacon
-    public var address: BluetoothAddress?
-    public var rssi: Int8?
-
-    @inlinable
-    public init(beacon: IBeacon, address: BluetoothAddress?, rssi: Int8?) {
-        self.beacon = beacon
-        self.address = address
-        self.rssi = rssi
-    }
-}
-
 /// Why bytes of a given kind held no iBeacon.
 public enum DecodeFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case beacon(IBeaconRejection)
@@ -49,7 +35,7 @@ public enum DecodeFailure: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The one production decode path: every source (raw HCI, BlueZ, replay and the demo), `BeaconPipeline`,
-/// `faro decode` and `faro bench decode` read advertisements through `forEachSighting`, so what is measured and
+/// `faro decode` and `faro bench decode` read advertisements through `forEachBeacon`, so what is measured and
 /// tested is what the scanners run.
 ///
 /// What it accepts is `IBeaconDecoder`'s rules (AD structures, manufacturer data) and `HCIEventParser`'s (events);
@@ -69,22 +55,22 @@ public enum AdvertisementDecoder {
     ///
     /// Always inlined: the caller's `found` is then compiled into the walk.
     @inlinable @inline(__always)
-    public static func forEachSighting(
-        in bytes: UnsafeRawBufferPointer, kind: AdvertisementKind, _ found: (Sighting) -> Void
+    public static func forEachBeacon(
+        in bytes: UnsafeRawBufferPointer, kind: AdvertisementKind, _ found: (DecodedBeacon) -> Void
     ) -> Bool {
         switch kind {
         case .ad:
-            return IBeaconDecoder.walk(bytes) { found(Sighting(beacon: $0, address: nil, rssi: nil)) }
+            return IBeaconDecoder.walk(bytes) { found(DecodedBeacon(beacon: $0, address: nil, rssi: nil)) }
         case .msd:
             guard case .success(let beacon) = IBeaconDecoder.decodeManufacturerData(bytes) else { return false }
-            found(Sighting(beacon: beacon, address: nil, rssi: nil))
+            found(DecodedBeacon(beacon: beacon, address: nil, rssi: nil))
             return true
         case .hci:
             // A broken event delivers nothing, so the whole event is checked before any report is decoded.
             if HCIEventParser.check(bytes) != nil { return false }
             var delivered = false
             _ = HCIEventParser.forEachReport(in: bytes) { _, _, address, rssi, data, _ in
-                if IBeaconDecoder.walk(data, { found(Sighting(beacon: $0, address: address, rssi: rssi)) }) {
+                if IBeaconDecoder.walk(data, { found(DecodedBeacon(beacon: $0, address: address, rssi: rssi)) }) {
                     delivered = true
                 }
             }
@@ -92,7 +78,7 @@ public enum AdvertisementDecoder {
         }
     }
 
-    /// Why `forEachSighting` finds no iBeacon in `bytes` of the given kind, or nil when it finds one: the most
+    /// Why `forEachBeacon` finds no iBeacon in `bytes` of the given kind, or nil when it finds one: the most
     /// telling reason, naming the byte that decided it (off the hot path: `faro decode`, tests, counters).
     public static func rejection(of bytes: UnsafeRawBufferPointer, kind: AdvertisementKind) -> DecodeFailure? {
         switch kind {
@@ -118,13 +104,13 @@ public enum AdvertisementDecoder {
         }
     }
 
-    /// Every iBeacon in `bytes` of the given kind, or why there is none: `forEachSighting` collected into an array,
+    /// Every iBeacon in `bytes` of the given kind, or why there is none: `forEachBeacon` collected into an array,
     /// and `rejection(of:kind:)` when it finds nothing, for callers outside hot loops (`faro decode`, tests).
-    public static func decode(_ bytes: [UInt8], kind: AdvertisementKind) -> Result<[Sighting], DecodeFailure> {
-        var sightings: [Sighting] = []
+    public static func decode(_ bytes: [UInt8], kind: AdvertisementKind) -> Result<[DecodedBeacon], DecodeFailure> {
+        var sightings: [DecodedBeacon] = []
         return bytes.withUnsafeBytes { p in
-            if forEachSighting(in: p, kind: kind, { sightings.append($0) }) { return .success(sightings) }
-            // `rejection` is nil only where a beacon was found, which `forEachSighting` just said there is not.
+            if forEachBeacon(in: p, kind: kind, { sightings.append($0) }) { return .success(sightings) }
+            // `rejection` is nil only where a beacon was found, which `forEachBeacon` just said there is not.
             return .failure(rejection(of: p, kind: kind) ?? .beacon(.empty))
         }
     }

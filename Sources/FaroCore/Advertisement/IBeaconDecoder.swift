@@ -50,7 +50,7 @@ public enum IBeaconRejection: Error, Equatable, Sendable, CustomStringConvertibl
 
 private func hex16(_ v: UInt16) -> String { Hex.encode([UInt8(v >> 8), UInt8(v & 0xFF)]) }
 
-/// Decodes iBeacon frames from the forms a Linux scanner sees them in. `AdvertisementDecoder.forEachSighting` is
+/// Decodes iBeacon frames from the forms a Linux scanner sees them in. `AdvertisementDecoder.forEachBeacon` is
 /// the entry point the sources use; this type holds the rules.
 ///
 /// Choices, strict where the format is clear and lenient where real devices deviate:
@@ -109,7 +109,7 @@ public enum IBeaconDecoder {
     /// Walks raw AD structures and calls `found` for each iBeacon in them. Returns nil when at least one was found,
     /// otherwise the most telling reason none was. Allocates nothing.
     ///
-    /// Finding the beacons is `walk` (the `.ad` case of `AdvertisementDecoder.forEachSighting`), which tracks no
+    /// Finding the beacons is `walk` (the `.ad` case of `AdvertisementDecoder.forEachBeacon`), which tracks no
     /// reason; only data holding none is walked a second time, off the hot path, to name the reason (`rejection`).
     /// Both walks accept exactly the same structures.
     @inlinable

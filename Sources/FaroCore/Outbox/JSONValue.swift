@@ -59,10 +59,10 @@ public enum JSONValue: Sendable, Equatable {
             guard d.isFinite else { return "null" }
             if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
             return String(d)
-        case .string(let s): return OutboxJSON.quote(s)
+        case .string(let s): return JSONString.literal(s)
         case .array(let items): return "[" + items.map(\.serialized).joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.map { OutboxJSON.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+            return "{" + members.map { JSONString.literal($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
         }
     }
 

@@ -79,31 +79,12 @@ public enum OutboxJSON: Sendable, Equatable {
     var encoded: String {
         switch self {
         case .integer(let n): return String(n)
-        case .string(let s): return OutboxJSON.quote(s)
+        case .string(let s): return JSONString.literal(s)
         }
     }
 
     /// A JSON object of `fields` in the given order.
     public static func object(_ fields: [(String, OutboxJSON)]) -> String {
-        "{" + fields.map { quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped, everything else as UTF-8.
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        "{" + fields.map { JSONString.literal($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
     }
 }

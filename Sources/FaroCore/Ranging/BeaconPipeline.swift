@@ -37,8 +37,8 @@ public struct BeaconPipeline<Filter: RSSIFilter> {
         advertisingData data: UnsafeRawBufferPointer, address: BluetoothAddress, rssi: Int8, at time: Double,
         events: (RegionEvent) -> Void
     ) -> IBeaconRejection? {
-        let any = AdvertisementDecoder.forEachSighting(in: data, kind: .ad) { s in
-            accept(s.beacon, address: address, rssi: rssi, at: time, events: events)
+        let any = AdvertisementDecoder.forEachBeacon(in: data, kind: .ad) { decoded in
+            accept(decoded.beacon, address: address, rssi: rssi, at: time, events: events)
         }
         return any ? nil : IBeaconDecoder.rejection(inAdvertisingData: data)
     }
@@ -53,12 +53,18 @@ public struct BeaconPipeline<Filter: RSSIFilter> {
         regions.observe(beacon.identity, at: time, emit: events)
     }
 
+    /// Feeds a sighting a source made (the beacon session's path).
+    @inlinable
+    public mutating func accept(_ sighting: BeaconSighting, events: (RegionEvent) -> Void) {
+        accept(sighting.beacon, address: sighting.address, rssi: sighting.rssi, at: sighting.time, events: events)
+    }
+
     /// Feeds an advertisement of any kind (a replay line); HCI events bring their own address and RSSI.
     public mutating func ingest(_ record: ReplayRecord, events: (RegionEvent) -> Void) -> DecodeFailure? {
         record.data.withUnsafeBytes { p in
-            let any = AdvertisementDecoder.forEachSighting(in: p, kind: record.kind) { s in
+            let any = AdvertisementDecoder.forEachBeacon(in: p, kind: record.kind) { decoded in
                 accept(
-                    s.beacon, address: s.address ?? record.address, rssi: s.rssi ?? record.rssi, at: record.time,
+                    BeaconSighting(decoded, heardFrom: record.address, rssi: record.rssi, at: record.time),
                     events: events)
             }
             return any ? nil : AdvertisementDecoder.rejection(of: p, kind: record.kind)

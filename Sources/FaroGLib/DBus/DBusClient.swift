@@ -62,7 +62,9 @@ public enum DBusClient {
         rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
             | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
 
-    /// Opens a private connection to the bus at `address` without blocking.
+    /// Opens a private connection to the bus at `address` without blocking. The connection never ends the process
+    /// when the bus goes away (GDBus's `exit-on-close`, off for private connections, is kept off). Close it with
+    /// `close(_:)`.
     public static func connect(
         address: String, cancellable: DBusCancellable?,
         _ reply: @escaping (Result<OpaquePointer, DBusFailure>) -> Void
@@ -74,6 +76,7 @@ public enum DBusClient {
                 guard let data else { return }
                 var error: UnsafeMutablePointer<GError>?
                 if let connection = g_dbus_connection_new_for_address_finish(result, &error) {
+                    g_dbus_connection_set_exit_on_close(connection, 0)
                     Reply.callOnce(data, .success(connection))
                 } else {
                     Reply.callOnce(data, .failure(DBusFailure(consuming: error)))
@@ -81,13 +84,27 @@ public enum DBusClient {
             }, Reply.retained(reply))
     }
 
-    /// Opens a private connection and waits for it (for one-off checks before any UI exists).
+    /// Opens a private connection and waits for it (for one-off checks before any UI exists). Close it with
+    /// `close(_:waiting: true)`.
     public static func connectSync(address: String) -> Result<OpaquePointer, DBusFailure> {
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_dbus_connection_new_for_address_sync(address, clientFlags, nil, nil, &error) else {
             return .failure(DBusFailure(consuming: error))
         }
+        g_dbus_connection_set_exit_on_close(connection, 0)
         return .success(connection)
+    }
+
+    /// Closes a connection made by `connect` or `connectSync` and drops the caller's reference. `waiting` blocks
+    /// until the close is done (one-off checks); otherwise the close finishes in the background. The
+    /// corresponding C functions are `g_dbus_connection_close` and `g_dbus_connection_close_sync`.
+    public static func close(_ connection: OpaquePointer, waiting: Bool = false) {
+        if waiting {
+            g_dbus_connection_close_sync(connection, nil, nil)
+        } else {
+            g_dbus_connection_close(connection, nil, nil, nil)
+        }
+        g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
     /// Calls a method without blocking; `reply` gets the reply tuple (unreferenced after it returns) or the error.
@@ -113,17 +130,33 @@ public enum DBusClient {
             }, Reply.retained(reply))
     }
 
-    /// Calls a method and waits for the reply (for one-off checks and tests, never in the UI).
+    /// Calls a method and waits for the reply (for one-off checks and tests, never in the UI); release the reply
+    /// with `GVariantReading.release`. With `replyType` (`(a{oa{sa{sv}}})`), GDBus itself refuses a reply of any
+    /// other type (a failure whose message names both types); `autoStart` false does not let the bus start the
+    /// destination to answer.
     public static func callSync(
         _ connection: OpaquePointer, destination: String, path: String, interface: String,
-        method: String, parameters: OpaquePointer? = nil,
+        method: String, parameters: OpaquePointer? = nil, replyType: String? = nil, autoStart: Bool = true,
         timeoutMilliseconds: Int32 = 5_000
     ) -> Result<OpaquePointer, DBusFailure> {
+        var type: OpaquePointer?
+        if let replyType {
+            // A type string that is not a D-Bus type would make GLib abort inside g_variant_type_new.
+            guard g_variant_type_string_is_valid(replyType) != 0, let valid = g_variant_type_new(replyType) else {
+                if let parameters { g_variant_unref(g_variant_ref_sink(parameters)) }  // consumed, as a call would
+                return .failure(
+                    DBusFailure(
+                        name: "org.freedesktop.DBus.Error.InvalidArgs", message: "not a D-Bus type: \(replyType)"))
+            }
+            type = valid
+        }
+        defer { if let type { g_variant_type_free(type) } }
         var error: UnsafeMutablePointer<GError>?
+        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
         guard
             let value = g_dbus_connection_call_sync(
                 connection, destination, path, interface, method, parameters,
-                nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
+                type, flags, timeoutMilliseconds, nil, &error)
         else { return .failure(DBusFailure(consuming: error)) }
         return .success(value)
     }

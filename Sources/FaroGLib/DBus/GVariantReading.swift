@@ -36,6 +36,11 @@ public enum GVariantReading {
         return String(cString: text)
     }
 
+    /// The value of a `b`; nil for any other type.
+    public static func boolean(_ value: OpaquePointer) -> Bool? {
+        has(value, type: "b") ? g_variant_get_boolean(value) != 0 : nil
+    }
+
     /// A string (`s` or `o`) child of a tuple.
     public static func stringChild(_ tuple: OpaquePointer, _ index: Int) -> String? {
         withChild(tuple, index) { string($0, objectPath: true) }

@@ -55,16 +55,19 @@ final class BeaconListPage {
         Signal.connect(adjustment, "value-changed") { [weak self] in self?.queueRefresh() }
         Signal.connect(adjustment, "changed") { [weak self] in self?.queueRefresh() }
 
+        typealias Compare = GLibClosure<(UnsafeMutableRawPointer, UnsafeMutableRawPointer), Int32>
         let sort:
             @convention(c) (
                 UnsafeMutablePointer<GtkListBoxRow>?, UnsafeMutablePointer<GtkListBoxRow>?,
                 UnsafeMutableRawPointer?
             ) -> Int32 = { a, b, data in
                 guard let data, let a, let b else { return 0 }
-                let page = Unmanaged<BeaconListPage>.fromOpaque(data).takeUnretainedValue()
-                return MainActor.assumeIsolated { page.compare(UnsafeMutableRawPointer(a), UnsafeMutableRawPointer(b)) }
+                return Compare.call(data, (UnsafeMutableRawPointer(a), UnsafeMutableRawPointer(b)))
             }
-        gtk_list_box_set_sort_func(cast(list), sort, Unmanaged.passUnretained(self).toOpaque(), nil)
+        let compare = Compare.retained { [weak self] pair in
+            MainActor.assumeIsolated { self?.compare(pair.0, pair.1) ?? 0 }
+        }
+        gtk_list_box_set_sort_func(cast(list), sort, compare, Compare.destroyNotify)
         Signal.connect(
             list, "row-activated",
             pointer: { [weak self] row in

@@ -72,19 +72,19 @@ final class ZoneNotifier {
     }
 
     private func addActions(_ n: UnsafeMutablePointer<NotifyNotification>) {
-        let me = Unmanaged.passUnretained(self).toOpaque()
+        typealias Action = GLibClosure<String, Void>
         let callback:
             @convention(c) (
                 UnsafeMutablePointer<NotifyNotification>?, UnsafeMutablePointer<CChar>?, UnsafeMutableRawPointer?
-            ) -> Void = {
-                _, action, data in
+            ) -> Void = { _, action, data in
                 guard let data, let action else { return }
-                let notifier = Unmanaged<ZoneNotifier>.fromOpaque(data).takeUnretainedValue()
-                let name = String(cString: action)
-                MainActor.assumeIsolated { notifier.invoked(name) }
+                Action.call(data, String(cString: action))
             }
-        notify_notification_add_action(n, "default", I18n.tr("Open"), callback, me, nil)
-        notify_notification_add_action(n, "view-site", I18n.tr("View site"), callback, me, nil)
+        // One box per action, released by libnotify when the notification drops its actions.
+        for (id, label) in [("default", I18n.tr("Open")), ("view-site", I18n.tr("View site"))] {
+            let box = Action.retained { [weak self] name in MainActor.assumeIsolated { self?.invoked(name) } }
+            notify_notification_add_action(n, id, label, callback, box, Action.destroyNotify)
+        }
     }
 
     private func invoked(_ action: String) {

@@ -1,5 +1,6 @@
 import CGio
 import FaroCore
+internal import FaroGLib
 import FoundationEssentials
 
 /// Why no device id could be found at all (no modem, and no usable machine id).
@@ -79,81 +80,41 @@ public struct DeviceIDResolver: Sendable {
     /// The `EquipmentIdentifier` of the first modem (lowest object path) ModemManager lists through its
     /// ObjectManager, or nil when there is no bus, no ModemManager, no modem, or no identifier. Every part of the
     /// reply is type-checked before it is read: a reply (or a property) of another type than ModemManager's is
-    /// ignored, never read as if it were right.
+    /// ignored, never read as if it were right. ModemManager is not started to answer.
     public func modemEquipmentIdentifier() -> String? {
         let address =
             systemBusAddress
             ?? ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "unix:path=/var/run/dbus/system_bus_socket"
-        var error: UnsafeMutablePointer<GError>?
-        let flags = GDBusConnectionFlags(
-            rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            if let error { g_error_free(error) }
-            return nil
-        }
-        defer {
-            g_dbus_connection_close_sync(connection, nil, nil)
-            g_object_unref(UnsafeMutableRawPointer(connection))
-        }
-        // GDBus itself refuses a reply of any other type (G_IO_ERROR_INVALID_ARGUMENT).
-        guard let replyType = g_variant_type_new(Self.managedObjectsReply) else { return nil }
-        defer { g_variant_type_free(replyType) }
+        guard case .success(let connection) = DBusClient.connectSync(address: address) else { return nil }
+        defer { DBusClient.close(connection, waiting: true) }
+        // GDBus itself refuses a reply of any other type than GetManagedObjects' own.
         guard
-            let reply = g_dbus_connection_call_sync(
-                connection, "org.freedesktop.ModemManager1", "/org/freedesktop/ModemManager1",
-                "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", nil, replyType,
-                G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds, nil, &error)
-        else {
-            if let error { g_error_free(error) }
-            return nil
-        }
-        defer { g_variant_unref(reply) }
+            case .success(let reply) = ObjectManager.managedObjectsSync(
+                connection, destination: "org.freedesktop.ModemManager1", path: "/org/freedesktop/ModemManager1",
+                autoStart: false, timeoutMilliseconds: timeoutMilliseconds)
+        else { return nil }
+        defer { GVariantReading.release(reply) }
         return Self.firstEquipmentIdentifier(inReply: reply)
     }
 
-    /// The D-Bus type of `GetManagedObjects`' reply: object paths to interfaces to properties.
-    static let managedObjectsReply = "(a{oa{sa{sv}}})"
+    /// The interface of a ModemManager modem object.
+    static let modemInterface = "org.freedesktop.ModemManager1.Modem"
 
     /// The identifier of the first modem in a `GetManagedObjects` reply; nil for a reply of any other type, and a
     /// modem whose `EquipmentIdentifier` is not a string is skipped.
     static func firstEquipmentIdentifier(inReply reply: OpaquePointer) -> String? {
-        guard isOfType(reply, managedObjectsReply), let objects = g_variant_get_child_value(reply, 0) else {
-            return nil
-        }
-        defer { g_variant_unref(objects) }
         var found: [(path: String, id: String)] = []
-        for i in 0..<g_variant_n_children(objects) {
-            guard let entry = g_variant_get_child_value(objects, i) else { continue }
-            defer { g_variant_unref(entry) }
-            guard isOfType(entry, "{oa{sa{sv}}}"), let pathValue = g_variant_get_child_value(entry, 0),
-                let interfaces = g_variant_get_child_value(entry, 1)
-            else { continue }
-            defer {
-                g_variant_unref(pathValue)
-                g_variant_unref(interfaces)
+        GVariantReading.forEachManagedObject(reply) { path, interfaces in
+            GVariantReading.forEachInterface(interfaces) { name, properties in
+                guard name == modemInterface,
+                    let text = GVariantReading.lookup(properties, "EquipmentIdentifier", { GVariantReading.string($0) })
+                else { return }
+                let value = text.trimmingWhitespaceAndNewlines()
+                if !value.isEmpty { found.append((path, value)) }
             }
-            guard isOfType(pathValue, "o"), isOfType(interfaces, "a{sa{sv}}"),
-                let modem = g_variant_lookup_value(interfaces, "org.freedesktop.ModemManager1.Modem", nil)
-            else { continue }
-            defer { g_variant_unref(modem) }
-            guard isOfType(modem, "a{sv}"), let ident = g_variant_lookup_value(modem, "EquipmentIdentifier", nil)
-            else { continue }
-            defer { g_variant_unref(ident) }
-            guard isOfType(ident, "s"), let text = g_variant_get_string(ident, nil),
-                let path = g_variant_get_string(pathValue, nil)
-            else { continue }
-            let value = String(cString: text).trimmingWhitespaceAndNewlines()
-            if !value.isEmpty { found.append((String(cString: path), value)) }
         }
         return found.min { Self.modemOrder($0.path, $1.path) }?.id
-    }
-
-    /// Whether `value`'s type string is exactly `type`.
-    static func isOfType(_ value: OpaquePointer, _ type: String) -> Bool {
-        guard let actual = g_variant_get_type_string(value) else { return false }
-        return String(cString: actual) == type
     }
 
     /// `/Modem/2` before `/Modem/10`: by the trailing number, then by text.

@@ -131,7 +131,7 @@ enum BenchCommand {
     }
 
     /// The timed loop: every advertisement, straight from the shared buffer, through the production decode path
-    /// that the scanners call (`AdvertisementDecoder.forEachSighting`, as they call it: found or not, no reason
+    /// that the scanners call (`AdvertisementDecoder.forEachBeacon`, as they call it: found or not, no reason
     /// asked), every iBeacon it finds summed up.
     ///
     /// The summary is updated through a pointer: a `var` captured by the closure would be checked for exclusive
@@ -144,16 +144,16 @@ enum BenchCommand {
                 corpus.starts.withUnsafeBufferPointer { starts in
                     for i in 0..<(starts.count - 1) {
                         let advert = UnsafeRawBufferPointer(rebasing: all[starts[i]..<starts[i + 1]])
-                        let any = AdvertisementDecoder.forEachSighting(in: advert, kind: kind) { sighting in
-                            let b = sighting.beacon
+                        let any = AdvertisementDecoder.forEachBeacon(in: advert, kind: kind) { decoded in
+                            let b = decoded.beacon
                             s.pointee.beacons &+= 1
                             s.pointee.majorSum &+= Int(b.major)
                             s.pointee.minorSum &+= Int(b.minor)
                             s.pointee.txSum &+= Int(b.measuredPower)
                             s.pointee.uuidHigh ^= b.uuid.high
                             s.pointee.uuidLow ^= b.uuid.low
-                            if let rssi = sighting.rssi { s.pointee.rssiSum &+= Int(rssi) }
-                            if let address = sighting.address { s.pointee.addressXor ^= address.value }
+                            if let rssi = decoded.rssi { s.pointee.rssiSum &+= Int(rssi) }
+                            if let address = decoded.address { s.pointee.addressXor ^= address.value }
                         }
                         if any { s.pointee.valid &+= 1 }
                     }

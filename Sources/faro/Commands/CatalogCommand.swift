@@ -103,10 +103,10 @@ enum CatalogCommand {
             if json {
                 Output.line(
                     JSON.object([
-                        ("uuid", uuid.map(JSON.string) ?? "null"), ("major", String(place.identity.major)),
-                        ("minor", String(place.identity.minor)), ("cliente", JSON.string(place.cliente)),
-                        ("titulo", JSON.string(place.titulo)), ("url", JSON.string(place.url)),
-                        ("updatedAt", JSON.string(place.updatedAt)),
+                        ("uuid", uuid.map(JSONString.literal) ?? "null"), ("major", String(place.identity.major)),
+                        ("minor", String(place.identity.minor)), ("cliente", JSONString.literal(place.cliente)),
+                        ("titulo", JSONString.literal(place.titulo)), ("url", JSONString.literal(place.url)),
+                        ("updatedAt", JSONString.literal(place.updatedAt)),
                     ]))
             } else {
                 Output.line(

@@ -43,8 +43,8 @@ enum DecodeCommand {
             kind = AdvertisementKind.guess(bytes)
         }
         switch AdvertisementDecoder.decode(bytes, kind: kind) {
-        case .success(let sightings):
-            for s in sightings { Output.line(JSON.sighting(s)) }
+        case .success(let beacons):
+            for beacon in beacons { Output.line(JSON.decoded(beacon)) }
             return 0
         case .failure(let why):
             throw CommandFailure(description: "no valid iBeacon (\(kind.rawValue)): \(why)")

@@ -93,12 +93,12 @@ enum OutboxCommand {
         if json {
             let items = rows.map { r in
                 JSON.object([
-                    ("id", JSON.string(r.id)), ("table", JSON.string(r.table.rawValue)),
-                    ("state", JSON.string(r.state.rawValue)),
+                    ("id", JSONString.literal(r.id)), ("table", JSONString.literal(r.table.rawValue)),
+                    ("state", JSONString.literal(r.state.rawValue)),
                     ("attempts", String(r.attempts)),
-                    ("created_at", JSON.string(Fechahora.format(secondsSince1970: r.createdAt))),
-                    ("last_error", r.lastError.map { JSON.string($0) } ?? "null"),
-                    ("backend", r.backend.map { JSON.string($0) } ?? "null"),
+                    ("created_at", JSONString.literal(Fechahora.format(secondsSince1970: r.createdAt))),
+                    ("last_error", r.lastError.map { JSONString.literal($0) } ?? "null"),
+                    ("backend", r.backend.map { JSONString.literal($0) } ?? "null"),
                 ])
             }
             Output.line(

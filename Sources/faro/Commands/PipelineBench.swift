@@ -3,7 +3,7 @@ import FaroCore
 import Glibc
 
 /// `faro bench pipeline`: advertisements through exactly the path the window takes. Each is decoded by the
-/// production decoder (`AdvertisementDecoder.forEachSighting`, what every source calls), handed to a `BeaconSessionRunner` (its own thread, as in the window) and ranged there; once
+/// production decoder (`AdvertisementDecoder.forEachBeacon`, what every source calls), handed to a `BeaconSessionRunner` (its own thread, as in the window) and ranged there; once
 /// per synthetic second the runner ticks and the window's `BeaconListStage` builds the 1,000-row list. The figure is
 /// advertisements per second of the whole process's CPU time (both threads).
 enum PipelineBench {
@@ -16,8 +16,8 @@ enum PipelineBench {
         frames.bytes.withUnsafeBytes { all in
             for b in 0..<min(placeCount, beacons) {
                 let advert = UnsafeRawBufferPointer(rebasing: all[(b * 30)..<(b * 30 + 30)])
-                _ = AdvertisementDecoder.forEachSighting(in: advert, kind: .ad) { sighting in
-                    let beacon = sighting.beacon
+                _ = AdvertisementDecoder.forEachBeacon(in: advert, kind: .ad) { decoded in
+                    let beacon = decoded.beacon
                     places[beacon.identity] = CatalogPlace(
                         identity: beacon.identity, cliente: "Lugar \(b)", titulo: "Sitio \(b)",
                         url: "https://example.com/\(b)")
@@ -92,8 +92,8 @@ enum PipelineBench {
                 let time = Double(i) / Double(perSecond)
                 let address = BluetoothAddress(value: UInt64(b))
                 let rssi = rssis[i & 4095]
-                _ = AdvertisementDecoder.forEachSighting(in: advert, kind: .ad) { sighting in
-                    runner.observe(BeaconSighting(beacon: sighting.beacon, address: address, rssi: rssi, time: time))
+                _ = AdvertisementDecoder.forEachBeacon(in: advert, kind: .ad) { decoded in
+                    runner.observe(BeaconSighting(decoded, heardFrom: address, rssi: rssi, at: time))
                 }
                 if (i + 1) % perSecond == 0 {
                     runner.tickNow()

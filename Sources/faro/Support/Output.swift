@@ -17,22 +17,6 @@ enum Output {
 
 /// The small JSON this tool prints, written by hand so that key order and number format are a stable contract.
 enum JSON {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20: out += String(cFormat: "\\u%04x", c.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
     /// A number with at most `decimals` decimals, always with at least one (`12.0`).
     static func number(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "null" }
@@ -46,18 +30,18 @@ enum JSON {
     }
 
     static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(string($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+        "{" + fields.map { "\(JSONString.literal($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
     }
 
     /// One decoded iBeacon as `faro decode` prints it.
-    static func sighting(_ s: Sighting) -> String {
+    static func decoded(_ s: DecodedBeacon) -> String {
         var fields: [(String, String)] = [
-            ("uuid", string(s.beacon.uuid.description)),
+            ("uuid", JSONString.literal(s.beacon.uuid.description)),
             ("major", String(s.beacon.major)),
             ("minor", String(s.beacon.minor)),
             ("tx_power", String(s.beacon.measuredPower)),
         ]
-        if let address = s.address { fields.append(("address", string(address.description))) }
+        if let address = s.address { fields.append(("address", JSONString.literal(address.description))) }
         if s.address != nil { fields.append(("rssi", s.rssi.map { String($0) } ?? "null")) }
         return object(fields)
     }
@@ -66,13 +50,13 @@ enum JSON {
     static func tick(_ snapshot: RangingSnapshot, time: Double) -> String {
         let beacons = snapshot.beacons.map { b in
             object([
-                ("uuid", string(b.identity.uuid.description)),
+                ("uuid", JSONString.literal(b.identity.uuid.description)),
                 ("major", String(b.identity.major)),
                 ("minor", String(b.identity.minor)),
-                ("address", string(b.address.description)),
+                ("address", JSONString.literal(b.address.description)),
                 ("rssi", String(b.rssi)),
                 ("distance", b.distance.map { number($0, decimals: 2) } ?? "null"),
-                ("proximity", string(b.proximity.rawValue)),
+                ("proximity", JSONString.literal(b.proximity.rawValue)),
             ])
         }
         return object([("t", number(time, decimals: 3)), ("beacons", "[" + beacons.joined(separator: ", ") + "]")])
