@@ -155,7 +155,7 @@ struct WindowTests {
 
     /// Ends a driver's linger early: the test has seen what it waited for.
     func stopLingering(_ data: TemporaryDirectory) {
-        FileManager.default.createFile(atPath: data.file("stop-lingering"), contents: nil)
+        _ = FileManager.default.createFile(atPath: data.file("stop-lingering"), contents: nil)
     }
 
     @Test(arguments: ["en", "es"])
@@ -233,7 +233,7 @@ struct WindowTests {
         #expect(ratings.first?["calificacion"] as? Int == 4)
         #expect((ratings.first?["imei"] as? String ?? "").count >= 15)
         #expect(ratings.first?["cliente"] as? String != nil)
-        #expect(((ratings.first?["fechahora"] as? String) ?? "").hasSuffix("Z"))
+        #expect((ratings.first?["fechahora"] as? String)?.hasSuffix("Z") == true)
         stopLingering(data)
         #expect(driver.wait(timeout: 60) == 0, "\(driver.stdout)\(driver.stderr)")
         // The backend goes away: Guardados still opens the page.
