@@ -273,6 +273,7 @@ def shot(args):
     component = node.queryComponent()
     import pyatspi
     x, y, w, h = component.getExtents(pyatspi.DESKTOP_COORDS)
+    os.makedirs(os.path.dirname(os.path.abspath(args[0])), exist_ok=True)
     subprocess.run(["import", "-display", os.environ["DISPLAY"], "-window", "root", "-crop",
                     f"{w}x{h}+{max(x, 0)}+{max(y, 0)}", "+repage", args[0]], check=True)
     return args[0]
