@@ -121,7 +121,7 @@ struct BackgroundMonitoringTests {
         }
 
         /// One command of Tests/UI/faro_desktop.py, its JSON answer decoded.
-        func desktop(_ arguments: [String]) throws -> Any {
+        @discardableResult func desktop(_ arguments: [String]) throws -> Any {
             let r = try ChildProcess.run(
                 "/usr/bin/python3", [BackgroundMonitoringTests.helper] + arguments,
                 environment: environment, timeout: 30)
