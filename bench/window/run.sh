@@ -21,7 +21,7 @@
 #
 # Builds only the C window and the timing library (cc, gtk+-3.0). Environment: FARO (release faro binary; default
 # .build-win/release/faro, else $FARO_BIN_DIR/faro; faro-backend beside it); WINDOW_ROUNDS (default 7; 0 skips
-# part 1: only the stall probe runs); STALL_SECONDS (default 60); STALL_WARMUP (default 5); BENCH_OUT (default
+# part 1: only the stall probe runs); STALL_SECONDS (default 60; 0 skips part 2); STALL_WARMUP (default 5); BENCH_OUT (default
 # bench-out). Whole run: about 2 minutes. Prints key=value lines:
 #   window_first_frame_faro_ms=… window_first_frame_c_ms=… window_first_frame_ratio=… window_first_frame_goal_1_3x=yes|no
 #   window_peak_rss_faro_kb=… window_peak_rss_c_kb=… window_rss_ratio=… window_rss_goal_1_5x=yes|no
@@ -93,7 +93,9 @@ if [ "$ROUNDS" -gt 0 ]; then
         $(pkg-config --cflags gtk+-3.0 2>/dev/null) -ldl || die "could not build bench/window/builder_timing.c"
     "$PY" bench/window/make_replay.py "$OUT/demo8.jsonl" --beacons 8 --seconds 30
 fi
-"$PY" bench/window/make_replay.py "$OUT/beacons1000.jsonl" --beacons 1000 --seconds $((STALL_WARMUP + STALL_SECONDS + 10))
+if [ "$STALL_SECONDS" -gt 0 ]; then
+    "$PY" bench/window/make_replay.py "$OUT/beacons1000.jsonl" --beacons 1000 --seconds $((STALL_WARMUP + STALL_SECONDS + 10))
+fi
 
 # A private X server on a free display number, and a throwaway home for both programs.
 exec 3<>"$TMP/display"
@@ -143,6 +145,7 @@ if [ "$ROUNDS" -gt 0 ]; then
 fi
 
 # 2. 1,000 beacons at 1 Hz with the stall probe.
+[ "$STALL_SECONDS" -gt 0 ] || exit 0
 FARO_STALL_PROBE="$STALL_SECONDS" FARO_STALL_WARMUP="$STALL_WARMUP" \
     "$FARO" --source replay "$OUT/beacons1000.jsonl" --no-tray >"$OUT/stall.txt" 2>"$OUT/stall.log" &
 FARO_PID=$!
