@@ -124,7 +124,7 @@ let package = Package(
             path: "Tests/FaroSettingsTests"
         ),
         .testTarget(
-            name: "FaroPackagingTests", dependencies: ["FaroCommandLine", "FaroTestSupport"],
+            name: "FaroPackagingTests", dependencies: ["FaroCommandLine", "FaroInstall", "FaroTestSupport"],
             path: "Tests/FaroPackagingTests"
         ),
         .testTarget(

@@ -68,6 +68,39 @@ completion=$(bash -c 'source "$1"; COMP_WORDS=(faro reg); COMP_CWORD=1; _faro; e
   "$share/bash-completion/completions/faro")
 [ "$completion" = register ] || fail "the installed bash completion completes 'faro reg' to '$completion'"
 
+# The development profile installs beside a regular Faro under io.github.faro.Faro.Devel (the same SwiftPM build:
+# the profile is a fact of the install, share/faro/app-id), and its faro reads the .Devel schema.
+meson setup "$tmp/devel-build" --prefix "$tmp/devel" -Dprofile=development -Dspm_configuration="$config" \
+  -Dspm_scratch="$PWD/.build" >"$tmp/devel-setup.log" 2>&1 || { cat "$tmp/devel-setup.log"; exit 1; }
+meson install -C "$tmp/devel-build" >"$tmp/devel-install.log" 2>&1 || { tail -n 30 "$tmp/devel-install.log"; exit 1; }
+devel="$tmp/devel/share"
+for f in applications/io.github.faro.Faro.Devel.desktop dbus-1/services/io.github.faro.Faro.Devel.service \
+         metainfo/io.github.faro.Faro.Devel.metainfo.xml glib-2.0/schemas/io.github.faro.Faro.Devel.gschema.xml \
+         icons/hicolor/scalable/apps/io.github.faro.Faro.Devel.svg; do
+  test -f "$devel/$f" || fail "the development profile did not install share/$f"
+done
+[ "$(cat "$devel/faro/app-id")" = io.github.faro.Faro.Devel ] || fail "share/faro/app-id: $(cat "$devel/faro/app-id")"
+[ "$(cat "$share/faro/app-id")" = io.github.faro.Faro ] || fail "the default share/faro/app-id: $(cat "$share/faro/app-id")"
+grep -qx 'Icon=io.github.faro.Faro.Devel' "$devel/applications/io.github.faro.Faro.Devel.desktop" \
+  || fail "the development desktop file does not name its own icon"
+glib-compile-schemas --strict --dry-run "$devel/glib-2.0/schemas"
+env -u FARO_DATA_DIR "$tmp/devel/bin/faro" --help | grep -q "schema io.github.faro.Faro.Devel" \
+  || fail "the development faro does not name its own schema in --help"
+devel_profile=(env -u GSETTINGS_SCHEMA_DIR -u DBUS_SESSION_BUS_ADDRESS -u FARO_DATA_DIR GSETTINGS_BACKEND=keyfile
+               XDG_CONFIG_HOME="$tmp/devel-config" XDG_DATA_HOME="$tmp/devel-data" XDG_RUNTIME_DIR="$tmp")
+if "${devel_profile[@]}" "$tmp/devel/bin/faro" outbox flush --timeout 1 >/dev/null 2>&1; then
+  fail "the development faro ran without any backend configured"
+fi
+# The regular schema's setting is not the development Faro's.
+"${devel_profile[@]}" GSETTINGS_SCHEMA_DIR="$share/glib-2.0/schemas" gsettings set io.github.faro.Faro backend-url http://127.0.0.1:9
+if "${devel_profile[@]}" "$tmp/devel/bin/faro" outbox flush --timeout 1 >/dev/null 2>&1; then
+  fail "the development faro used the regular profile's backend-url"
+fi
+"${devel_profile[@]}" GSETTINGS_SCHEMA_DIR="$devel/glib-2.0/schemas" gsettings set io.github.faro.Faro.Devel backend-url \
+  http://127.0.0.1:9
+"${devel_profile[@]}" "$tmp/devel/bin/faro" outbox flush --timeout 1 >"$tmp/out" 2>&1 \
+  || fail "the development faro did not use io.github.faro.Faro.Devel's backend-url: $(cat "$tmp/out")"
+
 echo "meson ($config): setup and install into a prefix work (binaries, translated desktop file and metainfo, D-Bus" \
   "service, compiled schema, icons, translations, man pages, bash completion); installed faro $version replays" \
-  "share/faro/demo and reads its installed schema"
+  "share/faro/demo and reads its installed schema; the development profile installs and reads io.github.faro.Faro.Devel"

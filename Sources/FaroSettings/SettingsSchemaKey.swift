@@ -17,7 +17,8 @@ public enum SettingsSchemaKey: String, CaseIterable, Sendable {
     case coolDown = "cool-down"
     case catalogRefreshInterval = "catalog-refresh-interval"
 
-    /// The schema id of Faro's settings (`io.github.faro.Faro.Devel` for the development profile).
+    /// The schema id of Faro's settings in a default install (a development-profile install has
+    /// `io.github.faro.Faro.Devel`: FaroInstall's `AppIdentity`, which the `faro` executable passes in).
     public static let schemaID = "io.github.faro.Faro"
 
     /// The key's GVariant type string.

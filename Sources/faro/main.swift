@@ -32,10 +32,11 @@ let program = ProgramText.program(commands: subcommands.map(\.help))
 
 /// What `faro --help` adds about this machine: where the app key is kept, where the settings are.
 func machineNotes() -> [String] {
-    [
+    let schema = InstalledAppID.resolve()
+    return [
         AppKeyStore.standard().summary,
         "Settings (backend URL, table names, monitoring, periods) are in the GSettings schema "
-            + "\(SettingsSchemaKey.schemaID): 'gsettings list-recursively \(SettingsSchemaKey.schemaID)' shows them.",
+            + "\(schema): 'gsettings list-recursively \(schema)' shows them.",
     ]
 }
 

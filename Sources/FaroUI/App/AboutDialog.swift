@@ -4,12 +4,12 @@ import FaroGLib
 /// "Acerca de Faro": what Faro is, and the device id sent with each page (PRODUCT.md §2), so users see it.
 @MainActor
 enum AboutDialog {
-    static func present(parent: UnsafeMutablePointer<GtkWidget>?, deviceID: String) {
+    static func present(parent: UnsafeMutablePointer<GtkWidget>?, deviceID: String, icon: String) {
         let about = gtk_about_dialog_new()
         gtk_window_set_transient_for(cast(about), cast(parent))
         gtk_window_set_modal(cast(about), 1)
         gtk_about_dialog_set_program_name(cast(about), "Faro")
-        gtk_about_dialog_set_logo_icon_name(cast(about), FaroApplication.appID)
+        gtk_about_dialog_set_logo_icon_name(cast(about), icon)
         gtk_about_dialog_set_comments(
             cast(about),
             I18n.tr("Finds the beacons near you and opens the sites of their places.") + "\n\n"

@@ -5,17 +5,16 @@ import FaroCore
 import FaroGLib
 import FoundationEssentials
 
-/// The GtkApplication `io.github.faro.Faro`: single instance, lives on without its window while monitoring is
+/// The GtkApplication `io.github.faro.Faro` (`.Devel` in a development-profile install): single instance, lives on without its window while monitoring is
 /// wanted, and (re)creates the window when activated. It is wiring only: monitoring, the beacon session and the
 /// use cases live in FaroApp; this class creates the views, carries out `MonitoringUpdate`s and forwards the
 /// user's intents.
 @MainActor
 public final class FaroApplication {
-    public static let appID = "io.github.faro.Faro"
-
     private let app: UnsafeMutablePointer<GtkApplication>
     private let environment: GUIEnvironment
     private let monitoring: MonitoringService
+    private let autostart: Autostart
     private var actions: ApplicationActions?
     private var windows: WindowController!
     private var notifier: ZoneNotifier?
@@ -29,6 +28,7 @@ public final class FaroApplication {
     public init(environment: GUIEnvironment) {
         I18n.setUp()
         self.environment = environment
+        autostart = Autostart(appID: environment.appID)
         monitoring = MonitoringService(
             environment: MonitoringEnvironment(
                 makeSource: environment.makeSource, settings: environment.settings, places: environment.places,
@@ -37,7 +37,7 @@ public final class FaroApplication {
                 timeZone: environment.timeZone, localize: I18n.localizer, session: environment.session))
         // The demo runs beside a real Faro, never handing over to it (it would show the user's own data).
         app = gtk_application_new(
-            FaroApplication.appID, environment.uniqueInstance ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
+            environment.appID, environment.uniqueInstance ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
         DisplaySetup.prepare(app)
         monitoring.onUpdate = { [weak self] update in self?.update(update) }
         Signal.connect(app, "startup") { [weak self] in self?.startup() }
@@ -81,26 +81,28 @@ public final class FaroApplication {
         ResourceBundle.installStyle()
         let monitoring = monitoring
         actions = ApplicationActions(
-            app: app, autostartEnabled: Autostart.isEnabled,
+            app: app, autostartEnabled: autostart.isEnabled,
             handlers: ApplicationActions.Handlers(
                 contact: { [weak self] in self?.showContactForm() },
                 register: { [weak self] in self?.showRegisterForm() },
                 about: { [weak self] in
-                    AboutDialog.present(parent: self?.windows.window?.window, deviceID: self?.deviceID ?? "")
+                    AboutDialog.present(
+                        parent: self?.windows.window?.window, deviceID: self?.deviceID ?? "",
+                        icon: self?.environment.appID ?? "")
                 },
                 showBeacons: { [weak self] in self?.showBeacons() },
                 quit: { [weak self] in self?.quit() },
                 pauseHour: { monitoring.pauseForAnHour() },
                 pauseTomorrow: { monitoring.pauseUntilTomorrow() },
                 setMonitoring: { on in monitoring.apply(on ? .on : .off) },
-                setAutostart: { [weak self] wanted in self?.setAutostart(wanted) ?? Autostart.isEnabled }))
+                setAutostart: { [weak self] wanted in self?.setAutostart(wanted) ?? false }))
         windows = WindowController(
             application: app, menu: ApplicationMenu.make(), environment: environment, monitoring: monitoring)
         windows.onClosing = { [weak self] in self?.windowClosing() }
         notifier = makeNotifier()
         if environment.tray {
             trayIcon = TrayIcon(
-                appID: FaroApplication.appID,
+                appID: environment.appID,
                 actions: TrayIcon.Actions(
                     open: { [weak self] in self?.showBeacons() },
                     setMonitoring: { on in monitoring.apply(on ? .on : .off) },
@@ -108,7 +110,7 @@ public final class FaroApplication {
                     quit: { [weak self] in self?.quit() }))
         }
         environment.connection?.onReachabilityChange = { [weak self] in self?.windows.renderStatus() }
-        if environment.settings.string(SettingsKey.startAtLogin) == "true", !Autostart.isEnabled {
+        if environment.settings.string(SettingsKey.startAtLogin) == "true", !autostart.isEnabled {
             actions?.setAutostart(setAutostart(true))
         }
         followSettings()
@@ -147,7 +149,7 @@ public final class FaroApplication {
     }
 
     private func makeNotifier() -> ZoneNotifier {
-        let notifier = ZoneNotifier(appID: FaroApplication.appID)
+        let notifier = ZoneNotifier(appID: environment.appID)
         notifier.onOpenList = { [weak self] in
             self?.monitoring.notificationClosed()
             self?.showBeacons()
@@ -177,7 +179,7 @@ public final class FaroApplication {
         let n = notify_notification_new(
             I18n.tr("Faro keeps looking for places"),
             I18n.tr("Background monitoring goes on with the window closed. Turn it off from the menu or the tray."),
-            FaroApplication.appID)
+            environment.appID)
         if let n {
             notify_notification_show(n, nil)
             g_object_unref(UnsafeMutableRawPointer(n))
@@ -187,14 +189,14 @@ public final class FaroApplication {
     /// "Iniciar al entrar": the `start-at-login` setting is the preference, the XDG autostart entry what the
     /// session reads; both are kept in line, whichever changed.
     private func setAutostart(_ wanted: Bool) -> Bool {
-        if wanted != Autostart.isEnabled {
+        if wanted != autostart.isEnabled {
             do {
-                try Autostart.set(wanted)
+                try autostart.set(wanted)
             } catch {
                 windows.window?.setStatus(I18n.tr("Could not change starting at login: ") + "\(error)")
             }
         }
-        let enabled = Autostart.isEnabled
+        let enabled = autostart.isEnabled
         if (environment.settings.string(SettingsKey.startAtLogin) == "true") != enabled {
             environment.settings.setString(SettingsKey.startAtLogin, enabled ? "true" : nil)
         }

@@ -26,6 +26,9 @@ public struct GUIEnvironment {
     /// One Faro per session (a second start hands over to the first); off for `faro --demo`, which runs beside a
     /// real Faro on its private profile.
     public var uniqueInstance = true
+    /// The application id (FaroInstall's `AppIdentity`): the D-Bus name, the notifications' desktop entry, the
+    /// icon and the autostart entry's name.
+    public var appID = "io.github.faro.Faro"
     /// Whether the backend answers (the window's offline line), and "try again".
     public var connection: (any BackendConnection)?
     /// Monitoring's exit period and cool-down, and the session's other settings.

@@ -2,18 +2,21 @@ internal import CGtk
 import FaroCore
 import FoundationEssentials
 
-/// "Start at login": the XDG autostart entry `$XDG_CONFIG_HOME/autostart/io.github.faro.Faro.desktop`, which
-/// starts this very binary with `--background` (monitoring without a window) when the user logs in.
+/// "Start at login": the XDG autostart entry `$XDG_CONFIG_HOME/autostart/<app id>.desktop`
+/// (`io.github.faro.Faro.desktop`; a development-profile install has its own), which starts this very binary with
+/// `--background` (monitoring without a window) when the user logs in.
 @MainActor
-enum Autostart {
-    static let fileName = "io.github.faro.Faro.desktop"
+struct Autostart {
+    let appID: String
+
+    var fileName: String { appID + ".desktop" }
 
     /// Where the entry lives (GLib's user config dir honours `XDG_CONFIG_HOME`).
-    static var path: String {
+    var path: String {
         String(cString: g_get_user_config_dir()) + "/autostart/" + fileName
     }
 
-    static var isEnabled: Bool { FileManager.default.fileExists(atPath: path) }
+    var isEnabled: Bool { FileManager.default.fileExists(atPath: path) }
 
     /// The running executable's absolute path (what `Exec` starts).
     static var executable: String {
@@ -22,14 +25,14 @@ enum Autostart {
     }
 
     /// The entry's text for `executable`.
-    static func entry(executable: String) -> String {
+    func entry(executable: String) -> String {
         """
         [Desktop Entry]
         Type=Application
         Name=Faro
         Comment=\(I18n.tr("Finds the beacons near you and opens the sites of their places."))
-        Exec=\(quote(executable)) --background
-        Icon=\(FaroApplication.appID)
+        Exec=\(Autostart.quote(executable)) --background
+        Icon=\(appID)
         Terminal=false
         NoDisplay=true
         X-GNOME-Autostart-enabled=true
@@ -53,12 +56,12 @@ enum Autostart {
     }
 
     /// Writes the entry (on) or removes it (off).
-    static func set(_ enabled: Bool) throws {
+    func set(_ enabled: Bool) throws {
         let fm = FileManager.default
         if enabled {
             let folder = path.parentDirectoryPath
             try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try AtomicFile.write(Array(entry(executable: executable).utf8), to: path)
+            try AtomicFile.write(Array(entry(executable: Autostart.executable).utf8), to: path)
         } else if fm.fileExists(atPath: path) {
             try fm.removeItem(atPath: path)
         }

@@ -94,6 +94,7 @@ enum GUICommand {
         environment.outbox = stores
         environment.connection = catalog.directory
         environment.uniqueInstance = demoProfile == nil
+        environment.appID = InstalledAppID.resolve()
         // The network coming back (GNetworkMonitor): the catalog pulls and the outbox delivers at once.
         let network = NetworkMonitor()
         network?.subscribe { available in

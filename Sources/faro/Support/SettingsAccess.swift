@@ -12,7 +12,7 @@ enum SettingsAccess {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Result<GSettingsStore, SettingsError> {
         let store: GSettingsStore
-        do { store = try GSettingsStore() } catch { return .failure(error) }
+        do { store = try GSettingsStore(schemaID: InstalledAppID.resolve()) } catch { return .failure(error) }
         let report = SettingsMigration.run(
             from: database, to: store, appKeys: AppKeyStore.standard(environment: environment), only: only)
         for problem in report.problems { Output.error("faro: a setting was not moved from the database: \(problem)") }
