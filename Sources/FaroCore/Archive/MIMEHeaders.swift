@@ -191,16 +191,7 @@ public enum Charset {
 extension String {
     /// The string if `bytes` are valid UTF-8, else nil.
     init?(validatingUTF8Bytes bytes: [UInt8]) {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var text = ""
-        loop: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let s): text.unicodeScalars.append(s)
-            case .emptyInput: break loop
-            case .error: return nil
-            }
-        }
+        guard let text = UTF8Text.string(bytes) else { return nil }
         self = text
     }
 }

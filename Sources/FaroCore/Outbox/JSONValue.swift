@@ -108,11 +108,12 @@ struct JSONParser {
     }
 
     mutating func literal(_ word: String, _ value: JSONValue) throws(JSONValue.ParseError) -> JSONValue {
-        let w = Array(word.utf8)
-        guard position + w.count <= bytes.count, Array(bytes[position..<position + w.count]) == w else {
-            throw error("unknown literal")
+        var at = position
+        for expected in word.utf8 {
+            guard at < bytes.count, bytes[at] == expected else { throw error("unknown literal") }
+            at += 1
         }
-        position += w.count
+        position = at
         return value
     }
 
@@ -201,6 +202,13 @@ struct JSONParser {
             guard let c = current, c >= 0x30, c <= 0x39 else { throw error("expected exponent digits") }
             while let c = current, c >= 0x30, c <= 0x39 { position += 1 }
         }
+        // Up to 18 digits cannot overflow an Int64: read them in place (rows are full of small integers).
+        if isInteger, position - start <= 18 {
+            let negative = bytes[start] == UInt8(ascii: "-")
+            var n: Int64 = 0
+            for k in (negative ? start + 1 : start)..<position { n = n * 10 + Int64(bytes[k] &- 0x30) }
+            return .integer(negative ? -n : n)
+        }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger, let n = Int64(text) { return .integer(n) }
         guard let d = Double(text) else { throw error("number out of range") }
@@ -229,16 +237,21 @@ struct JSONParser {
         position += 1  // opening quote
         // Most strings have no escape: read them straight from the input (a catalog page is thousands of them).
         let start = position
+        var ascii = true
         while position < bytes.count {
             let c = bytes[position]
             if c == UInt8(ascii: "\"") {
-                guard let s = String(validating: bytes[start..<position], as: UTF8.self) else {
-                    throw error("invalid UTF-8 in string")
+                let end = position
+                let text = bytes.withUnsafeBufferPointer { all -> String? in
+                    let piece = UnsafeBufferPointer(rebasing: all[start..<end])
+                    return ascii ? String(decoding: piece, as: UTF8.self) : UTF8Text.string(piece)
                 }
+                guard let text else { throw error("invalid UTF-8 in string") }
                 position += 1
-                return s
+                return text
             }
             if c == UInt8(ascii: "\\") || c < 0x20 { break }
+            if c >= 0x80 { ascii = false }
             position += 1
         }
         var out = Array(bytes[start..<position])
@@ -247,7 +260,7 @@ struct JSONParser {
             position += 1
             switch c {
             case UInt8(ascii: "\""):
-                guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+                guard let s = UTF8Text.string(out) else { throw error("invalid UTF-8 in string") }
                 return s
             case UInt8(ascii: "\\"):
                 guard let e = current else { throw error("unterminated escape") }
@@ -275,7 +288,7 @@ struct JSONParser {
                         throw error("lone surrogate")
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("bad code point") }
-                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    UTF8.encode(scalar) { out.append($0) }
                 default: throw error("unknown escape")
                 }
             case 0x00..<0x20: throw error("control character in string")
