@@ -23,8 +23,22 @@ static void *library;
 static char load_error[512];
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
+// RTLD_DEEPBIND: libcurl and the twenty-odd libraries it brings resolve their symbols among themselves first. In
+// a process that already holds GTK's ~85 libraries, every one of their relocations would otherwise be looked up
+// through all of those before reaching its own dependencies: that halves the load (about 10 ms to 5 ms here).
+// They are plain C libraries that interpose nothing. Sanitizer runtimes refuse deep binding, so a sanitized
+// build (the fuzzers) loads libcurl the ordinary way.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define FARO_CURL_DEEPBIND 0
+#endif
+#endif
+#ifndef FARO_CURL_DEEPBIND
+#define FARO_CURL_DEEPBIND RTLD_DEEPBIND
+#endif
+
 static void load_library(void) {
-    library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL | FARO_CURL_DEEPBIND);
     if (library == NULL) {
         snprintf(load_error, sizeof load_error, "libcurl could not be loaded: %s", dlerror());
     }
