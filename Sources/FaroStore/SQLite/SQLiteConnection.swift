@@ -18,6 +18,11 @@ public final class SQLiteConnection {
 
     public let path: String
     private let handle: OpaquePointer
+    /// Compiled statements not in use, by their SQL, for the next `prepare` of the same text: a catalog pull runs
+    /// the same handful of statements for each of its pages, and compiling them is most of a small page's cost.
+    private var idleStatements: [String: OpaquePointer] = [:]
+    /// At most this many are kept (SQL built with values in it would otherwise grow the cache without bound).
+    public static let statementCacheLimit = 48
 
     /// Opens `path` (or ":memory:") and sets a busy timeout, so that a short lock held by another process is waited
     /// for instead of failing at once. The corresponding C function is `sqlite3_open_v2`.
@@ -46,7 +51,10 @@ public final class SQLiteConnection {
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        for statement in idleStatements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
 
     /// Runs SQL without parameters (schema changes, pragmas, transaction control); may hold several statements.
     public func execute(_ sql: String) throws(StoreError) {
@@ -59,8 +67,13 @@ public final class SQLiteConnection {
         }
     }
 
-    /// Compiles one statement. The corresponding C function is `sqlite3_prepare_v2`.
+    /// One statement, compiled (`sqlite3_prepare_v2`) or, when the same SQL ran before and is not in use, taken
+    /// from the connection's cache. Either way it starts reset, with no bindings; once released it goes back to the
+    /// cache. SQLite recompiles a cached statement by itself if the schema changed since.
     public func prepare(_ sql: String) throws(StoreError) -> SQLiteStatement {
+        if let cached = idleStatements.removeValue(forKey: sql) {
+            return SQLiteStatement(statement: cached, connection: self, sql: sql)
+        }
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard rc == SQLITE_OK, let statement else {
@@ -68,6 +81,21 @@ public final class SQLiteConnection {
         }
         return SQLiteStatement(statement: statement, connection: self, sql: sql)
     }
+
+    /// Takes back a released statement: reset and kept for the next `prepare` of `sql`, or finalized when one is
+    /// already kept for it or the cache is full.
+    func release(_ statement: OpaquePointer, sql: String) {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        if idleStatements[sql] == nil, idleStatements.count < Self.statementCacheLimit {
+            idleStatements[sql] = statement
+        } else {
+            sqlite3_finalize(statement)
+        }
+    }
+
+    /// Statements kept for reuse right now.
+    public var cachedStatementCount: Int { idleStatements.count }
 
     /// Runs one statement with `parameters` bound in order and returns every row.
     @discardableResult
@@ -82,13 +110,13 @@ public final class SQLiteConnection {
     /// Runs `body` in a transaction (`BEGIN IMMEDIATE`, so the write lock is taken up front and a busy database is
     /// waited for once, at the start); rolls back if it throws.
     public func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try execute("BEGIN IMMEDIATE")
+        try query("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try query("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            _ = try? query("ROLLBACK")
             throw error
         }
     }

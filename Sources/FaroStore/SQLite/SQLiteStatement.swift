@@ -31,7 +31,8 @@ public enum SQLiteValue: Equatable, Sendable {
     public var blob: [UInt8]? { if case .blob(let b) = self { return b } else { return nil } }
 }
 
-/// One compiled statement: bind parameters, step through rows, read columns. Finalized when released.
+/// One compiled statement: bind parameters, step through rows, read columns. When released it goes back to its
+/// connection's cache (see `SQLiteConnection.prepare`), or is finalized.
 public final class SQLiteStatement {
     private let statement: OpaquePointer
     private let connection: SQLiteConnection
@@ -43,7 +44,7 @@ public final class SQLiteStatement {
         self.sql = sql
     }
 
-    deinit { sqlite3_finalize(statement) }
+    deinit { connection.release(statement, sql: sql) }
 
     /// Binds `values` to parameters 1…n (after resetting the statement). Text and blobs are copied by SQLite.
     public func bind(_ values: [SQLiteValue]) throws(StoreError) {
