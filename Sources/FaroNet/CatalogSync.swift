@@ -81,37 +81,30 @@ public final class CatalogSync: CatalogSyncing {
     /// the token in one transaction. An error keeps every page applied before it.
     public func run() throws(CatalogSyncError) -> CatalogPullReport {
         let catalog = database.catalog
-        var plan: CatalogPullPlan
+        let plan: CatalogPullPlan
         do { plan = CatalogPullPlan(cursor: try catalog.cursor(source: source), pageSize: settings.pageSize) } catch {
             throw .store(error)
         }
         var report = CatalogPullReport()
-        // The next page is fetched while this one is stored (each page with its delta token, in one transaction);
-        // a request in flight is always waited for before returning, so the client is never left in use.
-        let fetcher = CatalogPageFetcher(client: client)
-        defer { fetcher.close() }
-        fetcher.request(plan.nextQuery)
-        var inFlight = true
-        defer { if inFlight { _ = fetcher.take() } }
-        while !plan.isFinished {
-            let page: TablesClient.ListPage
-            inFlight = false
-            do { page = try TablesClient.listPage(fetcher.take()) } catch {
-                throw CatalogSync.classify(error, table: client.configuration.tables.catalog, listing: true)
+        // Pages are fetched and read on the puller's thread while the ones already read are stored here (each with
+        // its delta token, in one transaction). Whatever ends the pull, the request in flight is waited for before
+        // returning, so the client is never left in use.
+        let puller = CatalogPagePuller(client: client, plan: plan)
+        puller.start()
+        defer { puller.finish() }
+        while let item = puller.next() {
+            let received: CatalogPagePuller.Received
+            switch item {
+            case .success(let page): received = page
+            case .failure(let error): throw error
             }
             report.pages += 1
-            report.bytes += page.bytes
-            report.rows += page.rows.count
-            let received: CatalogPullPlan.Page
-            do { received = try plan.receive(page.rows) } catch { throw .unusableAnswer(error.description) }
-            if !received.isLast {
-                fetcher.request(plan.nextQuery)
-                inFlight = true
-            }
+            report.bytes += received.bytes
+            report.rows += received.rows
             do {
                 let applied = try catalog.apply(
-                    received.changes, cursor: received.cursor, source: source,
-                    finishedAt: received.isLast ? clock.now() : nil)
+                    received.page.changes, cursor: received.page.cursor, source: source,
+                    finishedAt: received.page.isLast ? clock.now() : nil)
                 report.added += applied.added
                 report.updated += applied.updated
                 report.deleted += applied.deleted
