@@ -25,7 +25,6 @@ let package = Package(
         cLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
         // libcurl's headers only: the library is opened on first use (CShim/curl_loader.c), not linked.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        cLibrary("CXML2", pkgConfig: "libxml-2.0", apt: "libxml2-dev"),
         cLibrary("CSoup", pkgConfig: "libsoup-3.0", apt: "libsoup-3.0-dev"),
         cLibrary("CGio", pkgConfig: "gio-2.0", apt: "libglib2.0-dev"),
         cLibrary("CAppIndicator", pkgConfig: "ayatana-appindicator3-0.1", apt: "libayatana-appindicator3-dev"),
@@ -41,7 +40,12 @@ let package = Package(
         .target(
             name: "CShim",
             dependencies: ["CGio", "CSQLite", "CCurl"],
-            path: "Sources/CShim"
+            path: "Sources/CShim",
+            cSettings: [
+                // libxml2's headers only, for CShim/xml_loader.c: the library is opened on first use, not linked (a
+                // `systemLibrary` target's pkg-config would link it). libxml2's own pkg-config file names this folder.
+                .unsafeFlags(["-I/usr/include/libxml2"])
+            ]
         ),
         .target(
             name: "FaroCore", path: "Sources/FaroCore",
@@ -74,7 +78,7 @@ let package = Package(
             path: "Sources/FaroBluetooth"
         ),
         .target(
-            name: "FaroWeb", dependencies: ["FaroCore", "FaroCurl", "FaroGLib", "CXML2", "CGio", "CQREncode"],
+            name: "FaroWeb", dependencies: ["FaroCore", "FaroCurl", "FaroGLib", "CShim", "CGio", "CQREncode"],
             path: "Sources/FaroWeb"
         ),
         .executableTarget(
