@@ -68,7 +68,8 @@ public final class OutboxDeliverer: @unchecked Sendable {
         running = true
         finished = false
         stopping = false
-        Curl.initialize()
+        // libcurl is loaded by the thread's first client (CurlRuntime, once per process), not here: start() runs
+        // on the window's main thread before its first frame, and loading libcurl's libraries takes ~5 ms.
         clock.whenAdvanced { [weak self] in self?.clockMoved() }
         DetachedThread.start(name: "faro-outbox") { [self] in self.threadMain() }
     }
