@@ -39,6 +39,6 @@ run() {
 }
 
 build decoders Sources/FaroCore/Advertisement/*.swift Tests/Fuzz/DecoderFuzz.swift
-build mht Sources/FaroCore/Archive/*.swift Sources/FaroCore/Share/*.swift Sources/FaroCore/Text/Trimming.swift Tests/Fuzz/MHTFuzz.swift
+build mht Sources/FaroCore/Archive/*.swift Sources/FaroCore/Share/*.swift Sources/FaroCore/Text/Trimming.swift Sources/FaroCore/Text/UTF8Text.swift Tests/Fuzz/MHTFuzz.swift
 run decoders "$decoder_seconds" Tests/Fuzz/seeds Tests/Fuzz/regressions
 run mht "$mht_seconds" Tests/Fuzz/seeds-mht Tests/Fuzz/regressions-mht
