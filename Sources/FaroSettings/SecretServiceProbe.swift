@@ -8,24 +8,9 @@ import Glibc
 enum SecretServiceProbe {
     static let busName = "org.freedesktop.secrets"
 
-    /// The session bus address, or nil when there is none to use: `DBUS_SESSION_BUS_ADDRESS`, else the user bus
-    /// socket `$XDG_RUNTIME_DIR/bus` (what GLib itself tries before autolaunching).
-    static func sessionBusAddress(environment: [String: String]) -> String? {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
-            return address == "disabled:" ? nil : address
-        }
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            var info = stat()
-            if stat(runtime + "/bus", &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK {
-                return "unix:path=" + runtime + "/bus"
-            }
-        }
-        return nil
-    }
-
     /// True when a Secret Service is running or can be started on the session bus.
     static func isAvailable(environment: [String: String]) -> Bool {
-        guard let address = sessionBusAddress(environment: environment),
+        guard let address = DBusClient.sessionBusAddress(environment: environment),
             case .success(let connection) = DBusClient.connectSync(address: address)
         else { return false }
         defer { DBusClient.close(connection, waiting: true) }

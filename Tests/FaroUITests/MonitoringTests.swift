@@ -100,6 +100,19 @@ struct BackgroundMonitoringTests {
             try mock("org.freedesktop.Notifications", arguments)
         }
 
+        /// A real Secret Service on this desktop: gnome-keyring-daemon, its login keyring unlocked (the bus would
+        /// otherwise start one whose locked keyring waits for a password prompt no one answers).
+        func keyring() throws {
+            let daemon = try ChildProcess(
+                "/usr/bin/gnome-keyring-daemon", ["--foreground", "--components=secrets", "--unlock"],
+                environment: environment, stdin: Data("faro-test".utf8))
+            peers.append(daemon)
+            let owned = try ChildProcess.run(
+                "/usr/bin/gdbus", ["wait", "--session", "--timeout", "20", "org.freedesktop.secrets"],
+                environment: environment, timeout: 30)
+            try #require(owned.status == 0, "gnome-keyring-daemon did not start: \(daemon.stderr)")
+        }
+
         /// The real `faro` on this desktop.
         func faro(_ arguments: [String]) throws -> ChildProcess {
             try ChildProcess(

@@ -1,4 +1,5 @@
 internal import CGio
+import Glibc
 
 /// A D-Bus error as the bus or a peer returned it: the error name (`org.bluez.Error.NotReady`) and its message.
 public struct DBusFailure: Error, Equatable, Sendable {
@@ -56,6 +57,22 @@ public enum DBusClient {
         }
         defer { g_free(address) }
         return .success(String(cString: address))
+    }
+
+    /// The session bus address, or nil when there is none to use: `DBUS_SESSION_BUS_ADDRESS`, else the user bus
+    /// socket `$XDG_RUNTIME_DIR/bus` (what GLib itself tries before autolaunching one, which would write into
+    /// `$HOME`: Faro never autolaunches a bus).
+    public static func sessionBusAddress(environment: [String: String]) -> String? {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty {
+            return address == "disabled:" ? nil : address
+        }
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            var info = stat()
+            if stat(runtime + "/bus", &info) == 0, (info.st_mode & S_IFMT) == S_IFSOCK {
+                return "unix:path=" + runtime + "/bus"
+            }
+        }
+        return nil
     }
 
     static let clientFlags = GDBusConnectionFlags(

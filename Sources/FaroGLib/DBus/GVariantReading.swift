@@ -117,6 +117,20 @@ public enum GVariantReading {
         return items.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
     }
 
+    /// The arguments of `org.gtk.Actions.Activate` for a parameterless action (`(sava{sv})`: the name, no
+    /// parameter, no platform data), as a floating reference consumed by the call.
+    public static func actionActivation(_ action: String) -> OpaquePointer? {
+        guard let variant = g_variant_type_new("v"), let entry = g_variant_type_new("{sv}") else { return nil }
+        defer {
+            g_variant_type_free(variant)
+            g_variant_type_free(entry)
+        }
+        var items: [OpaquePointer?] = [
+            g_variant_new_string(action), g_variant_new_array(variant, nil, 0), g_variant_new_array(entry, nil, 0),
+        ]
+        return items.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+    }
+
     /// Drops a reference to a GVariant (replies of `callSync`).
     public static func release(_ value: OpaquePointer?) {
         if let value { g_variant_unref(value) }

@@ -18,6 +18,8 @@ final class ApplicationActions {
         var setMonitoring: @MainActor (Bool) -> Void
         /// Returns the state the autostart entry really has afterwards.
         var setAutostart: @MainActor (Bool) -> Bool
+        /// The backend's settings or app key may have changed (activated by `faro app-key set` over D-Bus).
+        var reloadBackend: @MainActor () -> Void
     }
 
     private let app: UnsafeMutablePointer<GtkApplication>
@@ -33,6 +35,7 @@ final class ApplicationActions {
         add("quit", handlers.quit)
         add("pause-hour", handlers.pauseHour)
         add("pause-tomorrow", handlers.pauseTomorrow)
+        add("reload-backend", handlers.reloadBackend)
         monitoring = addToggle("monitoring", initially: true) { wanted, _ in
             handlers.setMonitoring(wanted)
             return nil

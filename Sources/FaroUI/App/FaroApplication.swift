@@ -95,7 +95,8 @@ public final class FaroApplication {
                 pauseHour: { monitoring.pauseForAnHour() },
                 pauseTomorrow: { monitoring.pauseUntilTomorrow() },
                 setMonitoring: { on in monitoring.apply(on ? .on : .off) },
-                setAutostart: { [weak self] wanted in self?.setAutostart(wanted) ?? false }))
+                setAutostart: { [weak self] wanted in self?.setAutostart(wanted) ?? false },
+                reloadBackend: { [weak self] in self?.environment.reloadBackend?() }))
         windows = WindowController(
             application: app, menu: ApplicationMenu.make(), environment: environment, monitoring: monitoring)
         windows.onClosing = { [weak self] in self?.windowClosing() }

@@ -31,6 +31,9 @@ public struct GUIEnvironment {
     public var appID = "io.github.faro.Faro"
     /// Whether the backend answers (the window's offline line), and "try again".
     public var connection: (any BackendConnection)?
+    /// Reads the backend's settings and app key again and applies them if they changed (`app.reload-backend`,
+    /// which `faro app-key set` activates, and Reintentar).
+    public var reloadBackend: (@MainActor () -> Void)?
     /// Monitoring's exit period and cool-down, and the session's other settings.
     public var session = BeaconSessionConfiguration()
 

@@ -54,11 +54,14 @@ final class WindowController {
             w.addPage(saved.root, name: "saved", title: I18n.tr("Saved"))
             savedPage = saved
         }
+        // Reintentar reads the backend's settings and app key again first: the user may have just fixed them.
         w.onRetry = { [weak self] in
+            self?.environment.reloadBackend?()
             self?.environment.outbox?.retryNow()
             self?.environment.connection?.reconnect()
         }
         w.onReconnect = { [weak self] in
+            self?.environment.reloadBackend?()
             self?.environment.connection?.reconnect()
             self?.environment.outbox?.retryNow()
         }

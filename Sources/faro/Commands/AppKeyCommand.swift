@@ -13,7 +13,7 @@ enum AppKeyCommand {
             Service (the desktop's keyring, through libsecret) when one is on the session bus, and otherwise in \
             ~/.config/faro/app-key, readable by you only (mode 0600). 'faro app-key' says which and whether a key is \
             stored; 'set' reads the key from standard input (one line), 'clear' removes it. $FARO_APP_KEY, when \
-            set, is used ahead of the stored key.
+            set, is used ahead of the stored key. A Faro window already running reads the key again at once.
             """,
         actions: ["set", "clear"],
         examples: [
@@ -39,9 +39,11 @@ enum AppKeyCommand {
                 }
                 try store.store(key)
                 Output.line("The app key is stored (\(place(store))).")
+                tellRunningWindow()
             case "clear":
                 try store.remove()
                 Output.line("No app key is stored now (\(place(store))).")
+                tellRunningWindow()
             case let other?:
                 throw UsageError(description: "unknown app-key action '\(other)' (use set or clear)")
             }
@@ -49,6 +51,13 @@ enum AppKeyCommand {
             throw CommandFailure(description: error.description)
         }
         return 0
+    }
+
+    /// A window already running reads the key again at once (rows it kept waiting on a refused key are sent).
+    static func tellRunningWindow() {
+        if RunningInstance.activate("reload-backend", appID: InstalledAppID.resolve()) {
+            Output.line("The running Faro window uses it now.")
+        }
     }
 
     static func place(_ store: AppKeyStore) -> String {

@@ -58,8 +58,9 @@ enum GUICommand {
             demoBackend = backend
             backendURL = backend.url
         }
+        let readAppKey = demoProfile == nil
         let configuration = try BackendSettings.resolve(
-            option: backendURL, database: database, readAppKey: demoProfile == nil)
+            option: backendURL, database: database, readAppKey: readAppKey)
         stores.backend = configuration?.baseURL
         if let configuration {
             let deliverer = OutboxDeliverer(databasePath: database.path, configuration: configuration)
@@ -103,6 +104,22 @@ enum GUICommand {
             stores.deliverer?.retryNow()
         }
         environment.session = GUICommand.sessionConfiguration(settings)
+        // The backend's URL, tables or app key changed while the window runs (`faro app-key set`, `gsettings set`,
+        // or Reintentar after the key was refused): the outbox and the catalog carry on with the new configuration.
+        let backend = BackendReload(
+            current: configuration, stores: stores, catalog: catalog.service, databasePath: database.path,
+            syncSettings: catalog.settings,
+            resolve: { try BackendSettings.resolve(option: backendURL, database: database, readAppKey: readAppKey) })
+        environment.reloadBackend = { backend.reload() }
+        let backendKeys: Set<String> = [
+            SettingsKey.backendURL, SettingsKey.tableBeacons, SettingsKey.tableInterested, SettingsKey.tableContactame,
+            SettingsKey.tableRateme,
+        ]
+        let watch = settings.observe { key in
+            guard backendKeys.contains(key) else { return }
+            MainActor.assumeIsolated { _ = backend.reload() }
+        }
+        defer { watch.cancel() }
         environment.site = SiteAdapters(database: database, deviceID: deviceID)
         if let demoProfile {
             Output.line("faro: demo on a private profile in \(demoProfile.folder) (removed on exit)")
@@ -123,7 +140,7 @@ extension GUICommand {
     /// unknown beacon is seen); its updates reach the window through the main loop.
     @MainActor
     static func catalog(configuration: BackendConfiguration?, database: FaroDatabase, settings: any SettingsStore)
-        -> (directory: CatalogDirectory, service: CatalogService)
+        -> (directory: CatalogDirectory, service: CatalogService, settings: CatalogSyncSettings)
     {
         var syncSettings = CatalogSyncSettings(environment: ProcessInfo.processInfo.environment)
         if let text = settings.string(SettingsKey.catalogRefreshInterval), let seconds = Double(text), seconds >= 60,
@@ -136,14 +153,21 @@ extension GUICommand {
         let chosen = syncSettings
         let service = CatalogService(
             settings: chosen, clock: SystemOutboxClock(),
-            makeSyncer: {
-                guard let configuration else { return nil }
-                return try CatalogSync(databasePath: path, configuration: configuration, settings: chosen)
-            },
+            makeSyncer: syncerFactory(configuration, databasePath: path, settings: chosen),
             main: { body in FaroApplication.performOnMain { body() } },
             onUpdate: { [weak directory] update in MainActor.assumeIsolated { directory?.receive(update) } })
         directory.attach(service)
-        return (directory, service)
+        return (directory, service, chosen)
+    }
+
+    /// Makes the catalog service's syncer for `configuration` (none without a backend).
+    static func syncerFactory(
+        _ configuration: BackendConfiguration?, databasePath: String, settings: CatalogSyncSettings
+    ) -> CatalogService.SyncerFactory {
+        {
+            guard let configuration else { return nil }
+            return try CatalogSync(databasePath: databasePath, configuration: configuration, settings: settings)
+        }
     }
 
     /// The exit period and cool-down of monitoring, from the settings (PRODUCT.md §6 defaults: 30 s, 10 min).

@@ -1,0 +1,56 @@
+import FaroApp
+import FaroCore
+import FaroNet
+
+/// The window's backend configuration, read again when it may have changed: `faro app-key set` or `clear` (which
+/// activates `app.reload-backend` on the running instance), a backend setting changed with `gsettings`, or
+/// Reintentar (the user may have fixed a refused key). When the URL, the tables or the app key differ from what the
+/// window runs with, the outbox deliverer and the catalog service carry on with the new configuration: rows
+/// waiting on a refused key are tried again at once, and new rows are queued for the new backend.
+@MainActor
+final class BackendReload {
+    private var current: BackendConfiguration?
+    private let stores: DatabaseStores
+    private let catalog: CatalogService
+    private let databasePath: String
+    private let syncSettings: CatalogSyncSettings
+    private let resolve: () throws -> BackendConfiguration?
+
+    init(
+        current: BackendConfiguration?, stores: DatabaseStores, catalog: CatalogService, databasePath: String,
+        syncSettings: CatalogSyncSettings, resolve: @escaping () throws -> BackendConfiguration?
+    ) {
+        self.current = current
+        self.stores = stores
+        self.catalog = catalog
+        self.databasePath = databasePath
+        self.syncSettings = syncSettings
+        self.resolve = resolve
+    }
+
+    /// Reads the configuration again and applies it if it changed; returns whether it did. A configuration that
+    /// cannot be read (the keyring locked, a bad URL) leaves the running one as it is, with the reason on stderr.
+    @discardableResult
+    func reload() -> Bool {
+        let fresh: BackendConfiguration?
+        do { fresh = try resolve() } catch {
+            Output.error("faro: the backend settings could not be read again: \(error)")
+            return false
+        }
+        guard fresh != current else { return false }
+        current = fresh
+        stores.backend = fresh?.baseURL
+        if let fresh {
+            if let deliverer = stores.deliverer {
+                deliverer.updateConfiguration(fresh)
+            } else {
+                let deliverer = OutboxDeliverer(databasePath: databasePath, configuration: fresh)
+                deliverer.start()
+                stores.deliverer = deliverer
+            }
+        }
+        catalog.configurationChanged(
+            makeSyncer: GUICommand.syncerFactory(fresh, databasePath: databasePath, settings: syncSettings))
+        return true
+    }
+}
