@@ -1,6 +1,7 @@
 import FaroApp
 import FaroCore
 import FaroNet
+import FaroSettings
 
 /// The window's backend configuration, read again when it may have changed: `faro app-key set` or `clear` (which
 /// activates `app.reload-backend` on the running instance), a backend setting changed with `gsettings`, or
@@ -26,6 +27,25 @@ final class BackendReload {
         self.databasePath = databasePath
         self.syncSettings = syncSettings
         self.resolve = resolve
+    }
+
+    /// The stored app key, read at start off the main thread (`AppKeyReading`): the outbox starts with it. A
+    /// keyring that cannot be read is said on stderr, and the backend is used without a key (if it needs one, its
+    /// refusal is shown, and `faro app-key set` or Reintentar reads the key again).
+    func appKeyRead(_ read: Result<String?, AppKeyError>) {
+        guard var configuration = current else { return }
+        switch read {
+        case .success(let key): configuration.appKey = key
+        case .failure(let error): Output.error("faro: cannot read the app key: \(error) (FARO_APP_KEY overrides it)")
+        }
+        current = configuration
+        if let deliverer = stores.deliverer {
+            deliverer.updateConfiguration(configuration)
+        } else {
+            let deliverer = OutboxDeliverer(databasePath: databasePath, configuration: configuration)
+            deliverer.start()
+            stores.deliverer = deliverer
+        }
     }
 
     /// Reads the configuration again and applies it if it changed; returns whether it did. A configuration that

@@ -59,10 +59,12 @@ enum GUICommand {
             backendURL = backend.url
         }
         let readAppKey = demoProfile == nil
-        let configuration = try BackendSettings.resolve(
-            option: backendURL, database: database, readAppKey: readAppKey)
+        // The URL and the tables now; the stored app key on a thread of its own (AppKeyReading), so the first frame
+        // never waits for the keyring. $FARO_APP_KEY, when set, is already in the configuration.
+        let configuration = try BackendSettings.resolve(option: backendURL, database: database, readAppKey: false)
+        let appKey = readAppKey && configuration != nil && configuration?.appKey == nil ? AppKeyReading() : nil
         stores.backend = configuration?.baseURL
-        if let configuration {
+        if let configuration, appKey == nil {
             let deliverer = OutboxDeliverer(databasePath: database.path, configuration: configuration)
             deliverer.start()
             stores.deliverer = deliverer
@@ -84,7 +86,8 @@ enum GUICommand {
             default: return ReplaySource(records: records, name: name, loops: name == "demo", speed: speed)
             }
         }
-        let catalog = GUICommand.catalog(configuration: configuration, database: database, settings: settings)
+        let catalog = GUICommand.catalog(
+            configuration: configuration, appKey: appKey, database: database, settings: settings)
         let deviceID = (try? DeviceIDResolver.fromEnvironment().resolve().value) ?? ""
         let wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         var environment = GUIEnvironment(
@@ -111,6 +114,7 @@ enum GUICommand {
             syncSettings: catalog.settings,
             resolve: { try BackendSettings.resolve(option: backendURL, database: database, readAppKey: readAppKey) })
         environment.reloadBackend = { backend.reload() }
+        appKey?.whenRead { read in FaroApplication.performOnMain { backend.appKeyRead(read) } }
         let backendKeys: Set<String> = [
             SettingsKey.backendURL, SettingsKey.tableBeacons, SettingsKey.tableInterested, SettingsKey.tableContactame,
             SettingsKey.tableRateme,
@@ -139,9 +143,10 @@ extension GUICommand {
     /// service's thread (at start, every `catalog-refresh-interval`, when the network is back, soon after an
     /// unknown beacon is seen); its updates reach the window through the main loop.
     @MainActor
-    static func catalog(configuration: BackendConfiguration?, database: FaroDatabase, settings: any SettingsStore)
-        -> (directory: CatalogDirectory, service: CatalogService, settings: CatalogSyncSettings)
-    {
+    static func catalog(
+        configuration: BackendConfiguration?, appKey: AppKeyReading?, database: FaroDatabase,
+        settings: any SettingsStore
+    ) -> (directory: CatalogDirectory, service: CatalogService, settings: CatalogSyncSettings) {
         var syncSettings = CatalogSyncSettings(environment: ProcessInfo.processInfo.environment)
         if let text = settings.string(SettingsKey.catalogRefreshInterval), let seconds = Double(text), seconds >= 60,
             ProcessInfo.processInfo.environment["FARO_CATALOG_SYNC_MINUTES"] == nil
@@ -153,19 +158,22 @@ extension GUICommand {
         let chosen = syncSettings
         let service = CatalogService(
             settings: chosen, clock: SystemOutboxClock(),
-            makeSyncer: syncerFactory(configuration, databasePath: path, settings: chosen),
+            makeSyncer: syncerFactory(configuration, appKey: appKey, databasePath: path, settings: chosen),
             main: { body in FaroApplication.performOnMain { body() } },
             onUpdate: { [weak directory] update in MainActor.assumeIsolated { directory?.receive(update) } })
         directory.attach(service)
         return (directory, service, chosen)
     }
 
-    /// Makes the catalog service's syncer for `configuration` (none without a backend).
+    /// Makes the catalog service's syncer for `configuration` (none without a backend). With `appKey`, the syncer
+    /// waits for the stored key on the catalog's thread; a keyring that fails is asked again at the next retry.
     static func syncerFactory(
-        _ configuration: BackendConfiguration?, databasePath: String, settings: CatalogSyncSettings
+        _ configuration: BackendConfiguration?, appKey: AppKeyReading? = nil, databasePath: String,
+        settings: CatalogSyncSettings
     ) -> CatalogService.SyncerFactory {
         {
-            guard let configuration else { return nil }
+            guard var configuration else { return nil }
+            if let appKey { configuration.appKey = try appKey.wait() }
             return try CatalogSync(databasePath: databasePath, configuration: configuration, settings: settings)
         }
     }
