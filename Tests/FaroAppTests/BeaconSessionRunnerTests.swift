@@ -64,6 +64,26 @@ struct BeaconSessionRunnerTests {
         #expect(tick.snapshot.time == 100.5)
     }
 
+    @Test func everySightingOfEveryBatchIsRanged() throws {
+        // Batches of several sizes, some past the buffer the runner keeps between batches.
+        let deliveries = Deliveries()
+        let runner = makeRunner(deliveries)
+        defer { runner.stop() }
+        var largest = 0
+        for (round, size) in [10, 3000, 5000, 200, 6000, 1].enumerated() {
+            let time = Double(round + 1)
+            for minor in 0..<size { runner.observe(sighting(UInt16(minor), at: time)) }
+            runner.tickNow()
+            let batches = deliveries.wait { BeaconSessionRunnerTests.ranged($0).count > round }
+            let tick = BeaconSessionRunnerTests.ranged(batches)[round]
+            largest = max(largest, size)
+            #expect(tick.snapshot.time == time)
+            #expect(tick.snapshot.beacons.count == largest)
+            let heardNow = tick.snapshot.beacons.filter { $0.lastSeen == time }.map(\.identity.minor)
+            #expect(Set(heardNow) == Set((0..<size).map { UInt16($0) }))
+        }
+    }
+
     @Test func placesBecomeRegionsAndNameTheTick() throws {
         let deliveries = Deliveries()
         let runner = makeRunner(deliveries)
