@@ -113,7 +113,14 @@ public struct BeaconListViewModel: Equatable, Sendable {
         let distance = distanceText(beacon.distance)
         return BeaconRowModel(
             identity: beacon.identity, title: title, subtitle: subtitle, distanceText: distance,
-            proximityText: proximityText, proximity: beacon.proximity, history: Array(beacon.history),
-            isCatalogued: isCatalogued, accessibleName: "\(title), \(subtitle), \(distance), \(proximityText)")
+            proximityText: proximityText, proximity: beacon.proximity, history: beacon.history.values,
+            isCatalogued: isCatalogued,
+            accessibleName: accessibleName(
+                title: title, subtitle: subtitle, distance: distance, proximity: proximityText))
+    }
+
+    /// What a screen reader says about a row.
+    static func accessibleName(title: String, subtitle: String, distance: String, proximity: String) -> String {
+        "\(title), \(subtitle), \(distance), \(proximity)"
     }
 }

@@ -59,6 +59,41 @@ struct BeaconListUpdateTests {
         #expect(third.row(id(2))?.revision == second.generation)
     }
 
+    @Test func rowsBuiltTickAfterTickAreTheRowsBuiltAfresh() {
+        // What the builder remembers between ticks (names, rows, accessible names) must never show.
+        let place = CatalogPlace(identity: id(2), cliente: "Farmacia", titulo: "Farmacia del Centro", url: "")
+        let ticks: [([RangedBeacon], CatalogIndex)] = [
+            ([ranged(1, 2.4), ranged(2, 7)], CatalogIndex()),
+            ([ranged(1, 2.4), ranged(2, 7)], CatalogIndex([place])),  // the catalog names beacon 2
+            ([ranged(2, 1.0, history: [3, 2.5, 1]), ranged(1, 2.5)], CatalogIndex([place])),  // both moved
+            ([ranged(3, nil), ranged(1, 2.5)], CatalogIndex()),  // 2 left, 3 came, the catalog is gone
+            ([ranged(1, 12), ranged(2, 0.3)], CatalogIndex([place])),  // 2 is back
+            ([ranged(1, 12), ranged(2, 0.3)], CatalogIndex([place])),  // nothing changed
+        ]
+        var builder = BeaconListBuilder(localize: .english)
+        var previous: BeaconListUpdate?
+        for (beacons, catalog) in ticks {
+            let update = builder.update(snapshot: snapshot(beacons), catalog: catalog, state: .scanning)
+            let fresh = BeaconListViewModel(
+                snapshot: snapshot(beacons), catalog: catalog, state: .scanning, localize: .english)
+            #expect(update.model == fresh)
+            #expect(update.order == beacons.map(\.identity))
+            #expect(update.positions.count == beacons.count)
+            for (i, row) in update.model.rows.enumerated() {
+                #expect(
+                    row.accessibleName == "\(row.title), \(row.subtitle), \(row.distanceText), \(row.proximityText)")
+                // A revision moves exactly when the row differs from the one the previous list had.
+                if let before = previous?.row(row.identity) {
+                    #expect((update.revisions[i] == before.revision) == (before.model == row))
+                } else {
+                    #expect(update.revisions[i] == update.generation)
+                }
+            }
+            previous = update
+        }
+        #expect(previous?.row(id(1))?.model.accessibleName == "100/1, Unknown beacon \(uuid), ≈ 12 m, far")
+    }
+
     @Test func aBeaconThatLeftComesBackAsANewRow() {
         var builder = BeaconListBuilder(localize: .english)
         let first = builder.update(snapshot: snapshot([ranged(1, 2.4)]), catalog: CatalogIndex(), state: .scanning)

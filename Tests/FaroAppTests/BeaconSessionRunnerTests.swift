@@ -33,10 +33,10 @@ final class Deliveries: @unchecked Sendable {
 struct BeaconSessionRunnerTests {
     let uuid = BeaconUUID(high: 3, low: 4)
 
-    func sighting(_ minor: UInt16, at time: Double) -> BeaconSighting {
+    func sighting(_ minor: UInt16, at time: Double, rssi: Int8 = -60) -> BeaconSighting {
         BeaconSighting(
             beacon: IBeacon(uuid: uuid, major: 1, minor: minor, measuredPower: -59),
-            address: BluetoothAddress(value: UInt64(minor)), rssi: -60, time: time)
+            address: BluetoothAddress(value: UInt64(minor)), rssi: rssi, time: time)
     }
 
     func makeRunner(_ deliveries: Deliveries, machine: @escaping @Sendable () -> Double = { 0 })
@@ -62,6 +62,31 @@ struct BeaconSessionRunnerTests {
         #expect(tick.snapshot.beacons.count == 50)
         // The source's clock (100.5), not the machine's (0).
         #expect(tick.snapshot.time == 100.5)
+    }
+
+    @Test func everySightingOfEveryBatchIsRanged() throws {
+        // Batches of several sizes, some past the buffer the runner keeps between batches, ranged exactly as a
+        // session fed the same sightings directly ranges them: a sighting lost or ranged twice (a buffer handed
+        // back without being emptied) would change some beacon's smoothed RSSI.
+        let deliveries = Deliveries()
+        let runner = makeRunner(deliveries)
+        defer { runner.stop() }
+        var reference = BeaconSession()
+        for (round, size) in [10, 3000, 5000, 200, 6000, 1].enumerated() {
+            let time = Double(round + 1)
+            for minor in 0..<size {
+                let heard = sighting(UInt16(minor), at: time, rssi: Int8(-40 - (minor * 7 + round * 13) % 50))
+                runner.observe(heard)
+                reference.observe(heard) { _ in }
+            }
+            runner.tickNow()
+            let expected = reference.tick(at: time) { _ in }
+            let batches = deliveries.wait { BeaconSessionRunnerTests.ranged($0).count > round }
+            let tick = BeaconSessionRunnerTests.ranged(batches)[round]
+            #expect(tick.snapshot.time == time)
+            #expect(tick.snapshot.beacons.count == expected.beacons.count)
+            #expect(tick.snapshot == expected)
+        }
     }
 
     @Test func placesBecomeRegionsAndNameTheTick() throws {

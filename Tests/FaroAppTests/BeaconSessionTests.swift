@@ -147,6 +147,21 @@ struct BeaconSessionTests {
         #expect(again.row(id(1))?.revision == second.row(id(1))?.revision)
     }
 
+    @Test func aTicksSnapshotStaysAsItWasWhileTheSessionTicksOn() {
+        var session = exactSession()
+        _ = feed(&session, [sighting(1, rssi: -65, at: 0), sighting(2, rssi: -79, at: 0)])
+        let first = session.tick(at: 1) { _ in }
+        #expect(session.lastSnapshot == first)
+        #expect(session.current.snapshot == first)
+        _ = feed(&session, [sighting(1, rssi: -65, at: 1.5)])
+        let second = session.tick(at: 2) { _ in }
+        #expect(first.beacons.map(\.history.count) == [1, 1])
+        #expect(second.beacons.map(\.history.count) == [2, 2])
+        #expect(Array(second.beacons[0].history.prefix(1)) == Array(first.beacons[0].history))
+        #expect(session.lastSnapshot == second)
+        #expect(session.current.snapshot == second)
+    }
+
     @Test func theSourceClockFollowsTheSourceBetweenSightings() {
         var clock = SourceClock()
         #expect(clock.estimate(at: 50) == 0)

@@ -174,6 +174,24 @@ import Testing
         #expect(index.region(for: theirs)?.contains(theirs) == true)
     }
 
+    @Test func containsAnswersExactlyWhenAPlaceIsFound() {
+        let index = CatalogIndex([
+            place("any", nil, 1, "Cualquiera"), place("own", uuid, 2, "Propio"), place("both-own", uuid, 3, "A"),
+            place("both-any", nil, 3, "B"),
+        ])
+        for minor: UInt16 in 0...4 {
+            for u in [uuid, stranger, CatalogPlace.unspecifiedUUID] {
+                let beacon = BeaconIdentity(uuid: u, major: 100, minor: minor)
+                #expect(index.contains(beacon) == (index.place(for: beacon) != nil))
+            }
+        }
+        #expect(index.contains(BeaconIdentity(uuid: stranger, major: 100, minor: 1)))
+        #expect(!index.contains(BeaconIdentity(uuid: stranger, major: 100, minor: 2)))
+        #expect(index.contains(BeaconIdentity(uuid: uuid, major: 100, minor: 2)))
+        #expect(!index.contains(BeaconIdentity(uuid: uuid, major: 101, minor: 2)))
+        #expect(!CatalogIndex().contains(BeaconIdentity(uuid: uuid, major: 100, minor: 2)))
+    }
+
     @Test func changesNameTheSightedBeaconsWhosePlaceChanged() {
         let a = BeaconIdentity(uuid: uuid, major: 100, minor: 1)
         let b = BeaconIdentity(uuid: uuid, major: 100, minor: 2)

@@ -83,6 +83,42 @@ struct RangingEngineTests {
         #expect(abs(Double(history[2]) - 10) < 0.05)
     }
 
+    @Test func historyValuesAreTheRingOldestFirst() {
+        for capacity in [0, 1, 3, 5] {
+            var history = DistanceHistory(capacity: capacity)
+            #expect(history.values == [])
+            for i in 0..<12 {
+                history.append(Float(i))
+                #expect(history.values == Array(history))
+                #expect(history.values.count == min(i + 1, capacity))
+                if capacity > 0 { #expect(history.values.last == Float(i)) }
+            }
+        }
+        #expect(DistanceHistory([1, 2, 3, 4, 5], capacity: 3).values == [3, 4, 5])
+    }
+
+    @Test func aSnapshotKeepsItsHistoryWhileTheEngineTicksOn() {
+        var engine = RangingEngine(configuration: RangingConfiguration(historyLength: 3), strategy: exact)
+        engine.observe(beacon(1), address: address(1), rssi: -59, at: 0)
+        engine.observe(beacon(2), address: address(2), rssi: -79, at: 0)
+        let first = engine.tick(at: 0.5)
+        engine.observe(beacon(1), address: address(1), rssi: -85, at: 1)  // 20 m
+        let second = engine.tick(at: 1.5)
+        #expect(first.beacons.map { Array($0.history).count } == [1, 1])
+        #expect(second.beacons.map(\.identity.minor) == [2, 1])
+        #expect(abs(Double(first.beacons[0].history[0]) - 1) < 0.01)
+        #expect(second.beacons[1].history.count == 2)
+        #expect(abs(Double(second.beacons[1].history[1]) - 19.95) < 0.05)
+    }
+
+    @Test func equalDistancesAreOrderedByIdentity() {
+        var engine = RangingEngine(strategy: exact)
+        for minor: UInt16 in [5, 3, 9, 1] { engine.observe(beacon(minor), address: address(1), rssi: -65, at: 0) }
+        engine.observe(beacon(7), address: address(1), rssi: 127, at: 0)  // no distance: last
+        engine.observe(beacon(2), address: address(1), rssi: 127, at: 0)
+        #expect(engine.tick(at: 1).beacons.map(\.identity.minor) == [1, 3, 5, 9, 2, 7])
+    }
+
     @Test func pipelineSkipsOtherDevicesAndFiltersWeakSignals() throws {
         var pipeline = BeaconPipeline(
             filter: SightingFilter(minimumRSSI: -90),

@@ -73,6 +73,9 @@ public struct BeaconSession {
     /// Advances to `time` on the source's clock: exits, then the ranged beacons.
     @discardableResult
     public mutating func tick(at time: Double, emit: (BeaconSessionUpdate) -> Void) -> RangingSnapshot {
+        // Let go of the last snapshot first: its beacons share their history buffers with the engine's, so while
+        // it is held every beacon's history is copied when the tick appends to it.
+        lastSnapshot = RangingSnapshot(time: 0, beacons: [])
         let snapshot = pipeline.tick(at: time) { emit(.region($0)) }
         lastSnapshot = snapshot
         emit(.ranged(current))

@@ -29,7 +29,16 @@ public protocol BeaconSessionStage: AnyObject, Sendable {
 public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Sendable {
     private let condition = ConditionLock()
     // Guarded by `condition`.
-    private var sightings: [BeaconSighting] = []
+    //
+    // The properties touched for every sighting (here and in the thread-only group below) are marked
+    // `@exclusivity(unchecked)`: the lock (or the one thread) already keeps their accesses apart, and the run-time
+    // exclusivity check on each access of a class's property (swift_beginAccess, a thread-local access set) was
+    // most of what queueing a sighting cost. No access to them may overlap another (none calls out while one is
+    // in progress); unchecked, such a bug would go unreported instead of trapping.
+    @exclusivity(unchecked) private var sightings: [BeaconSighting] = []
+    /// The buffer of a batch already ranged, emptied and handed back for the next batch to queue into, so that a
+    /// steady stream of sightings does not grow a new array (a reallocation and copy at every doubling) per batch.
+    @exclusivity(unchecked) private var spare: [BeaconSighting] = []
     private var pendingCatalog: CatalogIndex?
     private var inputs: Stage.Inputs
     private var refreshWanted = false
@@ -37,12 +46,12 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
     private var tickWanted = false
     private var keepTicking = false
     private var epoch = 0
-    private var started = false
-    private var stopping = false
+    @exclusivity(unchecked) private var started = false
+    @exclusivity(unchecked) private var stopping = false
     private var stopped = false
     // Only the runner's thread touches these once it runs.
-    private var session: BeaconSession
-    private var sourceClock = SourceClock()
+    @exclusivity(unchecked) private var session: BeaconSession
+    @exclusivity(unchecked) private var sourceClock = SourceClock()
     private var nextTick: Double?
     private var inRange = 0
     private let stage: Stage
@@ -165,7 +174,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
 
     private func threadMain() {
         _ = ThreadPriority.setNice(niceness)
-        while let job = nextJob() { run(job) }
+        while var job = nextJob() { run(&job) }
         condition.lock()
         stopped = true
         condition.broadcast()
@@ -187,6 +196,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             if tickDue || !sightings.isEmpty || resetWanted || refreshWanted || pendingCatalog != nil {
                 var taken: [BeaconSighting] = []
                 swap(&taken, &sightings)
+                swap(&sightings, &spare)
                 let job = Job(
                     reset: resetWanted, catalog: pendingCatalog, sightings: taken, inputs: inputs,
                     refresh: refreshWanted, tick: tickDue, epoch: epoch)
@@ -208,7 +218,20 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
         }
     }
 
-    private func run(_ job: Job) {
+    /// Hands a ranged batch's buffer back to be queued into again, unless it grew past what is worth keeping
+    /// (a burst after a stall).
+    private func recycle(_ batch: inout [BeaconSighting]) {
+        guard batch.capacity > 0, batch.capacity <= BeaconSessionRunner.spareCapacityLimit else { return }
+        batch.removeAll(keepingCapacity: true)
+        condition.withLock {
+            if spare.capacity < batch.capacity { swap(&spare, &batch) }
+        }
+    }
+
+    /// The largest buffer kept for the next batch (about 200 KB of sightings).
+    private static var spareCapacityLimit: Int { 4096 }
+
+    private func run(_ job: inout Job) {
         var updates: [BeaconSessionUpdate] = []
         if job.reset {
             session.reset()
@@ -221,6 +244,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             sourceClock.heard(sourceTime: sighting.time, at: now)
             session.observe(sighting) { updates.append($0) }
         }
+        recycle(&job.sightings)
         if job.tick {
             session.tick(at: sourceClock.estimate(at: machineClock())) { updates.append($0) }
         } else if job.refresh {

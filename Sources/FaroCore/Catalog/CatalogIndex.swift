@@ -33,7 +33,12 @@ public struct CatalogIndex: Equatable, Sendable {
         return match?.bound(to: beacon)
     }
 
-    public func contains(_ beacon: BeaconIdentity) -> Bool { place(for: beacon) != nil }
+    /// Whether `place(for:)` finds a place, without binding a copy of it (asked for every beacon in range at
+    /// every tick).
+    public func contains(_ beacon: BeaconIdentity) -> Bool {
+        guard let candidates = byMajorMinor[CatalogIndex.key(beacon)] else { return false }
+        return candidates.contains { $0.anyUUID || $0.identity.uuid == beacon.uuid }
+    }
 
     /// Monitoring regions for the catalogued places that name their UUID (a UUID-less row becomes a region once a
     /// beacon with its major and minor is sighted: `region(for:)`).

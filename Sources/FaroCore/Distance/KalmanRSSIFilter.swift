@@ -13,9 +13,9 @@ public struct KalmanRSSIFilter: RSSIFilter {
     public var processNoise: Double
     public var measurementNoise: Double
     public var gate: Double
-    private var estimate: Double?
-    private var variance: Double = 0
-    private var lastTime: Double = 0
+    @usableFromInline var estimate: Double?
+    @usableFromInline var variance: Double = 0
+    @usableFromInline var lastTime: Double = 0
 
     public init(processNoise: Double = 1.0, measurementNoise: Double = 30, gate: Double = 2.0) {
         self.processNoise = processNoise
@@ -23,6 +23,8 @@ public struct KalmanRSSIFilter: RSSIFilter {
         self.gate = gate
     }
 
+    /// Inlinable: it runs for every advertisement, inside `RangingEngine.observe`.
+    @inlinable
     public mutating func add(rssi: Double, at time: Double) {
         guard let x = estimate else {
             estimate = rssi
@@ -40,5 +42,6 @@ public struct KalmanRSSIFilter: RSSIFilter {
         variance = (1 - gain) * predicted
     }
 
+    @inlinable
     public func smoothed(at time: Double) -> Double? { estimate }
 }

@@ -115,6 +115,9 @@ public struct RangingEngine<Filter: RSSIFilter>: Sendable {
     }
 
     /// Advances to `time`: drops beacons unseen for the exit period, updates every estimate, returns the list.
+    /// Inlinable, like `observe`, so that it is specialized for the caller's filter: unspecialized, every slot it
+    /// touched went through the generic type's value witnesses and metadata lookups.
+    @inlinable
     public mutating func tick(at time: Double) -> RangingSnapshot {
         var i = 0
         while i < slots.count {
@@ -132,17 +135,21 @@ public struct RangingEngine<Filter: RSSIFilter>: Sendable {
             slots[i].beacon.history.append(distance.map { Float($0) } ?? .nan)
             i += 1
         }
-        // Sort plain keys, not the beacons: moving a RangedBeacon retains its history buffer, and reading a slot
-        // of this generic type inside the comparator goes through value witnesses.
-        let keys = slots.map {
-            RangingSortKey(distance: $0.beacon.distance ?? .infinity, identity: $0.beacon.identity)
+        // Sort plain keys, not the beacons: moving a RangedBeacon retains its history buffer. Each key carries its
+        // slot, so the sort moves the keys themselves instead of indices into them.
+        var keys: [RangingSortKey] = []
+        keys.reserveCapacity(slots.count)
+        for s in slots.indices {
+            keys.append(
+                RangingSortKey(
+                    distance: slots[s].beacon.distance ?? .infinity, identity: slots[s].beacon.identity, slot: s))
         }
-        var order = Array(keys.indices)
-        order.sort { keys[$0] < keys[$1] }
-        return RangingSnapshot(time: time, beacons: order.map { slots[$0].beacon })
+        keys.sort()
+        return RangingSnapshot(time: time, beacons: keys.map { slots[$0.slot].beacon })
     }
 
-    private mutating func remove(at i: Int) {
+    @inlinable
+    mutating func remove(at i: Int) {
         index[slots[i].beacon.identity] = nil
         let last = slots.count - 1
         if i != last {
@@ -153,14 +160,31 @@ public struct RangingEngine<Filter: RSSIFilter>: Sendable {
     }
 }
 
-/// Nearest first (unknown distances sort as infinitely far), ties broken by identity so the order is stable.
+/// Nearest first (unknown distances sort as infinitely far), ties broken by identity so the order is stable;
+/// `slot` only says where the beacon is (identities are unique among the slots, so it never decides the order).
 /// Outside `RangingEngine`: a type nested in a generic one has generic metadata, which the sort's comparator
 /// looked up on every comparison.
+@usableFromInline
 struct RangingSortKey: Comparable {
-    var distance: Double
-    var identity: BeaconIdentity
+    @usableFromInline var distance: Double
+    @usableFromInline var identity: BeaconIdentity
+    @usableFromInline var slot: Int
+
+    @inlinable
+    init(distance: Double, identity: BeaconIdentity, slot: Int) {
+        self.distance = distance
+        self.identity = identity
+        self.slot = slot
+    }
+
+    @inlinable
     static func < (a: RangingSortKey, b: RangingSortKey) -> Bool {
         a.distance != b.distance ? a.distance < b.distance : a.identity < b.identity
+    }
+
+    @inlinable
+    static func == (a: RangingSortKey, b: RangingSortKey) -> Bool {
+        a.distance == b.distance && a.identity == b.identity
     }
 }
 
@@ -169,8 +193,8 @@ struct RangingSortKey: Comparable {
 /// A fixed-capacity ring: appending overwrites the oldest value in place, and copies share storage until one of
 /// them changes, so a snapshot costs no allocation per beacon.
 public struct DistanceHistory: RandomAccessCollection, Equatable, Sendable {
-    private var storage: [Float] = []
-    private var start = 0
+    @usableFromInline var storage: [Float] = []
+    @usableFromInline var start = 0
     public let capacity: Int
 
     public init(capacity: Int) { self.capacity = Swift.max(0, capacity) }
@@ -181,6 +205,7 @@ public struct DistanceHistory: RandomAccessCollection, Equatable, Sendable {
         for v in values { append(v) }
     }
 
+    @inlinable
     public mutating func append(_ value: Float) {
         guard capacity > 0 else { return }
         if storage.count < capacity {
@@ -197,6 +222,16 @@ public struct DistanceHistory: RandomAccessCollection, Equatable, Sendable {
     public subscript(position: Int) -> Float {
         let i = start + position
         return storage[i < storage.count ? i : i - storage.count]
+    }
+
+    /// The values oldest first, as an array: two block copies of the ring's halves (what a list row keeps; going
+    /// through the collection's indices copied one value at a time).
+    public var values: [Float] {
+        var out: [Float] = []
+        out.reserveCapacity(storage.count)
+        out.append(contentsOf: storage[start...])
+        out.append(contentsOf: storage[..<start])
+        return out
     }
 
     public static func == (a: DistanceHistory, b: DistanceHistory) -> Bool {
