@@ -53,6 +53,25 @@ struct BeaconIdentityHashTests {
         #expect(used.count > 4000)
     }
 
+    /// Identities someone in radio range could craft against fixed constants: UUIDs whose low half is one value
+    /// (it zeroed the product when the hash's keys were public), or pairs whose halves fold to one word (what
+    /// `hash(into:)` fed the hasher). With random keys they spread like any others.
+    @Test func craftedIdentitiesDoNotPileUp() {
+        let zeroing: [BeaconIdentity] = (0..<4096).map {
+            id(1, 1, uuid: BeaconUUID(high: UInt64($0) &* 0x1_0000_0001, low: 0xE703_7ED1_A0B4_28DB))
+        }
+        let folding: [BeaconIdentity] = (0..<4096).map { i -> BeaconIdentity in
+            let high = UInt64(i) << 20
+            return id(1, 1, uuid: BeaconUUID(high: high, low: 0x1234 ^ (high &* 0x9E37_79B9_7F4A_7C15)))
+        }
+        for crafted in [zeroing, folding] {
+            let raw = Set(crafted.map { $0._rawHashValue(seed: 42) & 4095 })
+            let hashed = Set(crafted.map { $0.hashValue & 4095 })
+            // At random, 4,096 keys fill about 2,590 of 4,096 buckets; a crafted pile-up fills one.
+            #expect(raw.count > 2000 && hashed.count > 2000, "\(raw.count) \(hashed.count)")
+        }
+    }
+
     @Test func dictionariesAndSetsKeyedByIdentityBehave() {
         var table: [BeaconIdentity: Int] = [:]
         for minor in 0..<5000 { table[id(UInt16(minor % 7), UInt16(minor))] = minor }
