@@ -3,7 +3,8 @@
 # reference from the same run.
 #
 #   1. A fresh page fetch: Faro's libcurl transfer (`faro page --timing`: curl_easy_perform alone) against the
-#      `curl` command fetching the same URL with the same no-cache headers (its own time_total: the same span),
+#      `curl` command fetching the same URL with the same request options Faro's page loads set (the no-cache
+#      headers, Accept-Encoding, an in-memory cookie engine, http/https only; its own time_total: the same span),
 #      interleaved, medians. Goal: Faro within 1.1x of curl. Also reported: Faro's fetch with its handle set-up,
 #      and both whole-process times (faro's includes loading GTK and the rest of the app).
 #   2. Saving a page with 30 resources (1 stylesheet, 29 images) from a server that delays every microsite answer by
@@ -119,7 +120,8 @@ for _ in $(seq 1 "$ROUNDS"); do
     timing fetch <"$OUT/faro-timing.txt" >>"$OUT/faro-setup.txt"
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >>"$OUT/faro-process.txt"
     t0="$(now_ms)"
-    curl -s -o /dev/null -H "Cache-Control: no-cache" -H "Pragma: no-cache" -w '%{time_total}\n' "$PAGE?imei=$DEVICE_ID" \
+    curl -s -o /dev/null -H "Cache-Control: no-cache" -H "Pragma: no-cache" --compressed -b /dev/null \
+        --proto =http,https --proto-redir =http,https -w '%{time_total}\n' "$PAGE?imei=$DEVICE_ID" \
         | awk '{ printf "%.3f\n", $1 * 1000 }' >>"$OUT/curl-fetch.txt"
     t1="$(now_ms)"
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >>"$OUT/curl-process.txt"
