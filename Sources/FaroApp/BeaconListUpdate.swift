@@ -38,6 +38,8 @@ public struct BeaconListBuilder: Sendable {
         var revision: UInt64
         /// The generation of the last list that held the beacon.
         var listed: UInt64
+        /// The distance step `row.distanceText` shows (`BeaconListViewModel.distanceStep`).
+        var distanceStep: Int
 
         /// The beacon's row at `generation`, built from what is remembered of it: the names again only when its
         /// catalog entry changed, the revision kept when the row came out the same.
@@ -50,7 +52,10 @@ public struct BeaconListBuilder: Sendable {
                     beacon.identity, entry: entry, unknownTemplate: unknownTemplate)
                 self.entry = entry
             }
-            let distance = BeaconListViewModel.distanceText(beacon.distance)
+            // The distance text only changes when its shown step does (most ticks move a beacon by less).
+            let step = BeaconListViewModel.distanceStep(beacon.distance)
+            let distance = step == distanceStep ? row.distanceText : BeaconListViewModel.distanceText(step: step)
+            distanceStep = step
             // The accessible name is kept when what it is made of did not change: the same text, one allocation fewer.
             let accessibleName =
                 row.title == title && row.subtitle == subtitle && row.distanceText == distance
@@ -143,7 +148,7 @@ public struct BeaconListBuilder: Sendable {
                 revision = generation
                 remembered[id] = Remembered(
                     entry: entry, title: title, subtitle: subtitle, row: row, revision: revision,
-                    listed: generation)
+                    listed: generation, distanceStep: BeaconListViewModel.distanceStep(beacon.distance))
             }
             rows.append(row)
             revisions.append(revision)

@@ -77,11 +77,20 @@ public struct BeaconListViewModel: Equatable, Sendable {
 
     /// "≈ 2.4 m" (one decimal below 10 m, whole metres beyond), "?" when unknown. Integer arithmetic: this runs
     /// for every row every second.
-    public static func distanceText(_ distance: Double?) -> String {
-        guard let d = distance, d.isFinite, d >= 0, d < 1e9 else { return "?" }
+    public static func distanceText(_ distance: Double?) -> String { distanceText(step: distanceStep(distance)) }
+
+    /// What the distance text shows, as one number: -1 for "?", tenths of a metre below 10 m, else 1,000 plus
+    /// whole metres. Equal steps give equal texts, so a row can keep its text while the step stays the same.
+    static func distanceStep(_ distance: Double?) -> Int {
+        guard let d = distance, d.isFinite, d >= 0, d < 1e9 else { return -1 }
         let tenths = Int((d * 10).rounded())
-        if tenths < 100 { return "≈ \(tenths / 10).\(tenths % 10) m" }
-        return "≈ \(Int(d.rounded())) m"
+        return tenths < 100 ? tenths : 1000 + Int(d.rounded())
+    }
+
+    static func distanceText(step: Int) -> String {
+        if step < 0 { return "?" }
+        if step < 100 { return "≈ \(step / 10).\(step % 10) m" }
+        return "≈ \(step - 1000) m"
     }
 
     public static func proximityText(_ proximity: Proximity, localize: Localizer) -> String {

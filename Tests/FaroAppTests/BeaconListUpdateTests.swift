@@ -66,6 +66,9 @@ struct BeaconListUpdateTests {
             ([ranged(1, 2.4), ranged(2, 7)], CatalogIndex()),
             ([ranged(1, 2.4), ranged(2, 7)], CatalogIndex([place])),  // the catalog names beacon 2
             ([ranged(2, 1.0, history: [3, 2.5, 1]), ranged(1, 2.5)], CatalogIndex([place])),  // both moved
+            ([ranged(1, 2.46), ranged(2, 1.04)], CatalogIndex([place])),  // both moved within their shown steps
+            ([ranged(1, 2.54), ranged(2, 9.96)], CatalogIndex([place])),  // 1 within its step; 2 shown as "10 m"
+            ([ranged(1, 2.55), ranged(2, 10.4)], CatalogIndex([place])),  // 1 into 2.6; 2 stays at "10 m"
             ([ranged(3, nil), ranged(1, 2.5)], CatalogIndex()),  // 2 left, 3 came, the catalog is gone
             ([ranged(1, 12), ranged(2, 0.3)], CatalogIndex([place])),  // 2 is back
             ([ranged(1, 12), ranged(2, 0.3)], CatalogIndex([place])),  // nothing changed

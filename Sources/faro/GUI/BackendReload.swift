@@ -39,13 +39,7 @@ final class BackendReload {
         case .failure(let error): Output.error("faro: cannot read the app key: \(error) (FARO_APP_KEY overrides it)")
         }
         current = configuration
-        if let deliverer = stores.deliverer {
-            deliverer.updateConfiguration(configuration)
-        } else {
-            let deliverer = OutboxDeliverer(databasePath: databasePath, configuration: configuration)
-            deliverer.start()
-            stores.deliverer = deliverer
-        }
+        deliver(with: configuration)
     }
 
     /// Reads the configuration again and applies it if it changed; returns whether it did. A configuration that
@@ -60,17 +54,21 @@ final class BackendReload {
         guard fresh != current else { return false }
         current = fresh
         stores.backend = fresh?.baseURL
-        if let fresh {
-            if let deliverer = stores.deliverer {
-                deliverer.updateConfiguration(fresh)
-            } else {
-                let deliverer = OutboxDeliverer(databasePath: databasePath, configuration: fresh)
-                deliverer.start()
-                stores.deliverer = deliverer
-            }
-        }
+        if let fresh { deliver(with: fresh) }
         catalog.configurationChanged(
             makeSyncer: GUICommand.syncerFactory(fresh, databasePath: databasePath, settings: syncSettings))
         return true
+    }
+
+    /// The outbox delivers with `configuration` from now on: the running deliverer takes it (and tries rows
+    /// waiting on a refused key again), or one is started.
+    private func deliver(with configuration: BackendConfiguration) {
+        if let deliverer = stores.deliverer {
+            deliverer.updateConfiguration(configuration)
+        } else {
+            let deliverer = OutboxDeliverer(databasePath: databasePath, configuration: configuration)
+            deliverer.start()
+            stores.deliverer = deliverer
+        }
     }
 }
