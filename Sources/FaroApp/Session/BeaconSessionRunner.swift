@@ -185,7 +185,6 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
     private func nextJob() -> Job? {
         condition.lock()
         defer { condition.unlock() }
-        var lingered = false
         while true {
             if stopping { return nil }
             let ticking = autoTick && (keepTicking || inRange > 0 || !sightings.isEmpty)
@@ -194,16 +193,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             if ticking, nextTick == nil { nextTick = machineClock() }
             if !ticking { nextTick = nil }
             let tickDue = tickWanted || (nextTick.map { machineClock() >= $0 } ?? false)
-            let otherWork = tickDue || resetWanted || refreshWanted || pendingCatalog != nil
-            if !otherWork, !lingered, !sightings.isEmpty, sightings.count < Self.batchTarget {
-                // A few sightings only: let the batch fill for a moment (BlueZ and the radio deliver them one by
-                // one). Ranging a sighting costs well under a microsecond, waking this thread for each one several;
-                // a region entry waits at most `lingerSeconds` longer. Sightings queued meanwhile wake no one.
-                lingered = true
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Self.lingerSeconds))
-                continue
-            }
-            if otherWork || !sightings.isEmpty {
+            if tickDue || !sightings.isEmpty || resetWanted || refreshWanted || pendingCatalog != nil {
                 var taken: [BeaconSighting] = []
                 swap(&taken, &sightings)
                 swap(&sightings, &spare)
@@ -237,10 +227,6 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             if spare.capacity < batch.capacity { swap(&spare, &batch) }
         }
     }
-
-    /// How long a small batch of sightings waits to grow before it is ranged, and the size that goes at once.
-    static var lingerSeconds: Double { 0.001 }
-    static var batchTarget: Int { 512 }
 
     /// The largest buffer kept for the next batch (about 200 KB of sightings).
     private static var spareCapacityLimit: Int { 4096 }
