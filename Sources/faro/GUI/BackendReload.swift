@@ -11,6 +11,8 @@ import FaroSettings
 @MainActor
 final class BackendReload {
     private var current: BackendConfiguration?
+    /// Whether `reload` has applied a configuration (read with the key) since the start.
+    private var reloaded = false
     private let stores: DatabaseStores
     private let catalog: CatalogService
     private let databasePath: String
@@ -33,7 +35,8 @@ final class BackendReload {
     /// keyring that cannot be read is said on stderr, and the backend is used without a key (if it needs one, its
     /// refusal is shown, and `faro app-key set` or Reintentar reads the key again).
     func appKeyRead(_ read: Result<String?, AppKeyError>) {
-        guard var configuration = current else { return }
+        // A reload that came first already read the key, with whatever else changed since the start.
+        guard !reloaded, var configuration = current else { return }
         switch read {
         case .success(let key): configuration.appKey = key
         case .failure(let error): Output.error("faro: cannot read the app key: \(error) (FARO_APP_KEY overrides it)")
@@ -53,6 +56,7 @@ final class BackendReload {
         }
         guard fresh != current else { return false }
         current = fresh
+        reloaded = true
         stores.backend = fresh?.baseURL
         if let fresh { deliver(with: fresh) }
         catalog.configurationChanged(

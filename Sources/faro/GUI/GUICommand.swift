@@ -166,14 +166,15 @@ extension GUICommand {
     }
 
     /// Makes the catalog service's syncer for `configuration` (none without a backend). With `appKey`, the syncer
-    /// waits for the stored key on the catalog's thread; a keyring that fails is asked again at the next retry.
+    /// waits for the stored key on the catalog's thread; a keyring that cannot be read means no key (as for the
+    /// outbox: `BackendReload.appKeyRead` says why on stderr, and `faro app-key set` or Reintentar reads it again).
     static func syncerFactory(
         _ configuration: BackendConfiguration?, appKey: AppKeyReading? = nil, databasePath: String,
         settings: CatalogSyncSettings
     ) -> CatalogService.SyncerFactory {
         {
             guard var configuration else { return nil }
-            if let appKey { configuration.appKey = try appKey.wait() }
+            if let appKey { configuration.appKey = (try? appKey.wait()) ?? nil }
             return try CatalogSync(databasePath: databasePath, configuration: configuration, settings: settings)
         }
     }
