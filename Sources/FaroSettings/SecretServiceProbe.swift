@@ -1,6 +1,5 @@
 import FaroGLib
 import FoundationEssentials
-import Glibc
 
 /// Whether a Secret Service (GNOME Keyring, KWallet, KeePassXC…) can be reached on the session bus, asked without
 /// starting anything: with no session bus address there is no bus (GDBus would otherwise autolaunch one and write

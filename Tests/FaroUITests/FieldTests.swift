@@ -156,7 +156,7 @@ struct FieldTests {
             Paths.executable("faro"), ["app-key", "set"], environment: desktop.environment,
             stdin: Data("llave-secreta\n".utf8), timeout: 30)
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(set.stdout.contains("The running Faro window uses it now."), "\(set.stdout)")
+        #expect(set.stdout.contains("The running Faro window was told to read it again."), "\(set.stdout)")
         #expect(
             Self.eventually(40) {
                 Self.names(try desktop.backend.rows("interested", key: "llave-secreta")) == ["Paciente SA"]

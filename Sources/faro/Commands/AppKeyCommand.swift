@@ -56,7 +56,7 @@ enum AppKeyCommand {
     /// A window already running reads the key again at once (rows it kept waiting on a refused key are sent).
     static func tellRunningWindow() {
         if RunningInstance.activate("reload-backend", appID: InstalledAppID.resolve()) {
-            Output.line("The running Faro window uses it now.")
+            Output.line("The running Faro window was told to read it again.")
         }
     }
 
