@@ -11,6 +11,29 @@ func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
 }
 
+/// How the release `faro` is linked (ld.gold, swiftc's linker on Linux), for the window's launch time and memory
+/// (bench/window): what is resident of the executable is mostly the code run at launch, spread over 10 MB of text
+/// in 64 KB fault-around windows.
+/// - `--section-ordering-file`: the functions the window runs from launch to its first rows
+///   (`bench/window/startup-order.txt`, made by `bench/window/startup-order.sh`) are laid out side by side, ahead of
+///   the rest (every function has its own section, see `releaseFunctionSections`). A stale list only costs memory:
+///   names that no longer exist are ignored, new functions go after the listed ones.
+/// - `--no-export-dynamic`: the static Swift runtime's link arguments export every public symbol of the executable
+///   (5,000), which nothing loads by name; their tables were resident, and every library's symbol lookups
+///   searched them first.
+let startupOrder = Context.packageDirectory + "/bench/window/startup-order.txt"
+let faroReleaseLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-Xlinker", "--no-export-dynamic", "-Xlinker", "--section-ordering-file=" + startupOrder],
+        .when(configuration: .release))
+]
+
+/// Release builds give every Swift and C function a section of its own (as the static Swift runtime's are), so
+/// that the linker can drop the unused ones and order the rest (`faroReleaseLinking`).
+let releaseFunctionSections: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "Faro",
     products: [
@@ -44,7 +67,8 @@ let package = Package(
             cSettings: [
                 // libxml2's headers only, for CShim/xml_loader.c: the library is opened on first use, not linked (a
                 // `systemLibrary` target's pkg-config would link it). libxml2's own pkg-config file names this folder.
-                .unsafeFlags(["-I/usr/include/libxml2"])
+                .unsafeFlags(["-I/usr/include/libxml2"]),
+                .unsafeFlags(["-ffunction-sections"], .when(configuration: .release)),
             ]
         ),
         .target(
@@ -88,7 +112,8 @@ let package = Package(
                 "FaroInstall",
                 "FaroCommandLine", "FaroSettings",
             ],
-            path: "Sources/faro"
+            path: "Sources/faro",
+            linkerSettings: faroReleaseLinking
         ),
         .target(
             name: "FaroApp", dependencies: ["FaroCore"], path: "Sources/FaroApp",
@@ -154,3 +179,7 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + releaseFunctionSections
+}

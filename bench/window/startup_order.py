@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""startup_order.py CALLGRIND_OUT OBJECT_NAME: the functions callgrind saw run in OBJECT_NAME (the file name of the
+executable), as ld.gold --section-ordering-file lines (`.text.<symbol>`, sorted), on stdout. First comes
+`.text..L*`: the functions LLVM names with local labels (`.L__unnamed_N`, `.Lobjectdestroy.N`) have no symbol for
+callgrind to report, and their section names repeat in every object; together they are ~10 KB, so all go first.
+
+Callgrind's output names each object once as `ob=(N) path` (later `ob=(N)`), each function as `fn=(M) name` (later
+`fn=(M)`); the functions listed after an `ob=` line ran in that object. Recursion suffixes (`'2`) are dropped.
+"""
+import re
+import sys
+
+
+def functions(path, object_name):
+    objects, names, current, seen = {}, {}, None, set()
+    pattern = re.compile(r"^(c?ob|c?fn)=\((\d+)\)(?: (.*))?$")
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = pattern.match(line.rstrip("\n"))
+            if not m:
+                continue
+            kind, number, name = m.groups()
+            table = objects if kind.endswith("ob") else names
+            if name:
+                table[number] = name
+            if kind == "ob":
+                current = objects.get(number, "")
+            elif kind == "fn" and current.rsplit("/", 1)[-1] == object_name:
+                seen.add(re.sub(r"'\d+$", "", names[number]))
+    return sorted(s for s in seen if not s.startswith("0x"))
+
+
+def main():
+    print("# The functions the window runs at launch, for ld.gold --section-ordering-file (Package.swift).")
+    print("# Made by bench/window/startup-order.sh; do not edit by hand.")
+    print(".text..L*")
+    for name in functions(sys.argv[1], sys.argv[2]):
+        print(".text." + name)
+
+
+if __name__ == "__main__":
+    main()
