@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),
         .testTarget(
             name: "FaroNetTests",
-            dependencies: ["FaroNet", "FaroStore", "FaroCore", "FaroApp", "FaroTestSupport", "CGio"],
+            dependencies: ["FaroNet", "FaroCurl", "FaroStore", "FaroCore", "FaroApp", "FaroTestSupport", "CGio"],
             path: "Tests/FaroNetTests"
         ),
         .testTarget(

@@ -3,14 +3,17 @@
 // libcurl brings its TLS, SSH, LDAP and Kerberos libraries with it: linked normally, the window would map and
 // relocate about twenty libraries (some 6 MB resident, ~14 ms) before its first frame, for transfers that start
 // later, if at all. Faro therefore does not link libcurl: each curl function it calls is defined here with the
-// header's own prototype and forwards to the real one, found with dlsym in libcurl.so.4 opened (once, thread-safe)
-// by the first call. The definitions are hidden, so only Faro's code binds to them, never libcurl itself.
-// When the library cannot be opened, calls fail the way libcurl reports failure (NULL handles, CURLE_FAILED_INIT)
-// and curl_easy_strerror names the reason.
+// header's own prototype and forwards to the real one, found with dlsym in libcurl.so.4, which the first handle's
+// lease opens (see faro_curl_acquire below). The definitions are hidden, so only Faro's code binds to them, never
+// libcurl itself. When the library cannot be opened, no lease is given and curl_easy_strerror names the reason.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #pragma GCC visibility push(hidden)
 #include <curl/curl.h>
@@ -18,10 +21,6 @@
 
 #include "faro_curl.h"
 #include "curl_forward.h"
-
-static void *library;
-static char load_error[512];
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
 // RTLD_DEEPBIND: libcurl and the twenty-odd libraries it brings resolve their symbols among themselves first. In
 // a process that already holds GTK's ~85 libraries, every one of their relocations would otherwise be looked up
@@ -37,117 +36,270 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 #define FARO_CURL_DEEPBIND RTLD_DEEPBIND
 #endif
 
-static void load_library(void) {
-    library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL | FARO_CURL_DEEPBIND);
-    if (library == NULL) {
+// Opened while in use, closed when idle. Every easy and multi handle holds a lease (faro_curl_acquire when made,
+// faro_curl_release when cleaned up): the first lease opens libcurl and runs curl_global_init; once the last one is
+// gone and none is taken for `idle_seconds` (60 s unless faro_curl_set_idle_unload says otherwise), a reaper thread
+// runs curl_global_cleanup and closes the library. A tray app that pulls its catalog every 15 minutes thus does
+// not keep libcurl's libraries resident in between (about 3.7 MB; OpenSSL's libcrypto and libssl stay, they are
+// linked -z nodelete). The function table is written only under `state_lock` while no lease exists, and read by
+// the forwarders below only by callers that hold a lease, so it cannot change under them.
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t state_changed;
+static pthread_once_t condition_once = PTHREAD_ONCE_INIT;
+static void *library;
+static long leases;
+static unsigned long lease_events;  // counts every acquire and release: the reaper's "nothing happened since"
+static bool reaper_running;
+static double idle_seconds = 60;
+static unsigned long loads;  // how many times libcurl was opened and started
+static char load_error[512];
+
+static struct {
+    __typeof__(&curl_global_init) curl_global_init;
+    __typeof__(&curl_global_cleanup) curl_global_cleanup;
+    __typeof__(&curl_easy_init) curl_easy_init;
+    __typeof__(&curl_easy_cleanup) curl_easy_cleanup;
+    __typeof__(&curl_easy_perform) curl_easy_perform;
+    __typeof__(&curl_easy_strerror) curl_easy_strerror;
+    __typeof__(&curl_easy_setopt) curl_easy_setopt;
+    __typeof__(&curl_easy_getinfo) curl_easy_getinfo;
+    __typeof__(&curl_slist_append) curl_slist_append;
+    __typeof__(&curl_slist_free_all) curl_slist_free_all;
+    __typeof__(&curl_multi_init) curl_multi_init;
+    __typeof__(&curl_multi_cleanup) curl_multi_cleanup;
+    __typeof__(&curl_multi_add_handle) curl_multi_add_handle;
+    __typeof__(&curl_multi_remove_handle) curl_multi_remove_handle;
+    __typeof__(&curl_multi_perform) curl_multi_perform;
+    __typeof__(&curl_multi_poll) curl_multi_poll;
+    __typeof__(&curl_multi_info_read) curl_multi_info_read;
+} table;
+
+static void make_condition(void) {
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&state_changed, &attributes);
+    pthread_condattr_destroy(&attributes);
+}
+
+// Under state_lock. Opens libcurl, finds every function and starts it; on failure nothing stays open.
+static bool load_locked(void) {
+    void *opened = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL | FARO_CURL_DEEPBIND);
+    if (opened == NULL) {
         snprintf(load_error, sizeof load_error, "libcurl could not be loaded: %s", dlerror());
+        return false;
     }
-}
-
-static void *curl_symbol(const char *name) {
-    pthread_once(&load_once, load_library);
-    return library != NULL ? dlsym(library, name) : NULL;
-}
-
-// `real_NAME()`: libcurl's NAME, looked up once and kept (NULL when libcurl is missing).
-#define FARO_CURL_SYMBOL(name)                                                             \
-    static __typeof__(&name) real_##name(void) {                                           \
-        static __typeof__(&name) cached;                                                   \
-        __typeof__(&name) found = __atomic_load_n(&cached, __ATOMIC_ACQUIRE);              \
-        if (found == NULL) {                                                               \
-            found = (__typeof__(&name))curl_symbol(#name);                                 \
-            __atomic_store_n(&cached, found, __ATOMIC_RELEASE);                            \
-        }                                                                                  \
-        return found;                                                                      \
+#define FARO_CURL_FIND(name)                                                                            \
+    table.name = (__typeof__(table.name))dlsym(opened, #name);                                        \
+    if (table.name == NULL) {                                                                           \
+        snprintf(load_error, sizeof load_error, "libcurl.so.4 has no %s (libcurl 7.84 or later is needed)", #name); \
+        goto missing;                                                                                   \
     }
-
-FARO_CURL_SYMBOL(curl_global_init)
-FARO_CURL_SYMBOL(curl_easy_init)
-FARO_CURL_SYMBOL(curl_easy_cleanup)
-FARO_CURL_SYMBOL(curl_easy_perform)
-FARO_CURL_SYMBOL(curl_easy_strerror)
-FARO_CURL_SYMBOL(curl_easy_setopt)
-FARO_CURL_SYMBOL(curl_easy_getinfo)
-FARO_CURL_SYMBOL(curl_slist_append)
-FARO_CURL_SYMBOL(curl_slist_free_all)
-FARO_CURL_SYMBOL(curl_multi_init)
-FARO_CURL_SYMBOL(curl_multi_cleanup)
-FARO_CURL_SYMBOL(curl_multi_add_handle)
-FARO_CURL_SYMBOL(curl_multi_remove_handle)
-FARO_CURL_SYMBOL(curl_multi_perform)
-FARO_CURL_SYMBOL(curl_multi_poll)
-FARO_CURL_SYMBOL(curl_multi_info_read)
-
-CURLcode curl_global_init(long flags) {
-    return real_curl_global_init() ? real_curl_global_init()(flags) : CURLE_FAILED_INIT;
+    FARO_CURL_FIND(curl_global_init)
+    FARO_CURL_FIND(curl_global_cleanup)
+    FARO_CURL_FIND(curl_easy_init)
+    FARO_CURL_FIND(curl_easy_cleanup)
+    FARO_CURL_FIND(curl_easy_perform)
+    FARO_CURL_FIND(curl_easy_strerror)
+    FARO_CURL_FIND(curl_easy_setopt)
+    FARO_CURL_FIND(curl_easy_getinfo)
+    FARO_CURL_FIND(curl_slist_append)
+    FARO_CURL_FIND(curl_slist_free_all)
+    FARO_CURL_FIND(curl_multi_init)
+    FARO_CURL_FIND(curl_multi_cleanup)
+    FARO_CURL_FIND(curl_multi_add_handle)
+    FARO_CURL_FIND(curl_multi_remove_handle)
+    FARO_CURL_FIND(curl_multi_perform)
+    FARO_CURL_FIND(curl_multi_poll)
+    FARO_CURL_FIND(curl_multi_info_read)
+#undef FARO_CURL_FIND
+    CURLcode started = table.curl_global_init(CURL_GLOBAL_DEFAULT);
+    if (started != CURLE_OK) {
+        snprintf(load_error, sizeof load_error, "libcurl could not start: %s", table.curl_easy_strerror(started));
+        goto missing;
+    }
+    library = opened;
+    loads += 1;
+    load_error[0] = 0;
+    return true;
+missing:
+    memset(&table, 0, sizeof table);
+    dlclose(opened);
+    return false;
 }
 
-CURL *curl_easy_init(void) { return real_curl_easy_init() ? real_curl_easy_init()() : NULL; }
+// Under state_lock, with no lease left.
+static void unload_locked(void) {
+    table.curl_global_cleanup();
+    memset(&table, 0, sizeof table);
+    dlclose(library);
+    library = NULL;
+}
+
+static struct timespec deadline_after(double seconds) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double whole = (double)(time_t)seconds;
+    now.tv_sec += (time_t)seconds;
+    now.tv_nsec += (long)((seconds - whole) * 1e9);
+    if (now.tv_nsec >= 1000000000L) {
+        now.tv_sec += 1;
+        now.tv_nsec -= 1000000000L;
+    }
+    return now;
+}
+
+// Runs while libcurl is open: waits for a spell of `idle_seconds` with no lease and no lease taken, then closes it.
+static void *reap(void *unused) {
+    (void)unused;
+    pthread_mutex_lock(&state_lock);
+    while (library != NULL) {
+        if (leases > 0 || idle_seconds < 0) {
+            pthread_cond_wait(&state_changed, &state_lock);
+            continue;
+        }
+        unsigned long seen = lease_events;
+        struct timespec deadline = deadline_after(idle_seconds);
+        int waited = 0;
+        while (waited != ETIMEDOUT && library != NULL && lease_events == seen && idle_seconds >= 0) {
+            waited = pthread_cond_timedwait(&state_changed, &state_lock, &deadline);
+        }
+        if (waited == ETIMEDOUT && library != NULL && lease_events == seen && leases == 0) unload_locked();
+    }
+    reaper_running = false;
+    pthread_mutex_unlock(&state_lock);
+    return NULL;
+}
+
+// Under state_lock: something changed that the reaper waits on; it is started if libcurl is open without one.
+static void notify_locked(void) {
+    lease_events += 1;
+    pthread_cond_broadcast(&state_changed);
+    if (library == NULL || reaper_running) return;
+    pthread_attr_t attributes;
+    pthread_t thread;
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    reaper_running = pthread_create(&thread, &attributes, reap, NULL) == 0;
+    pthread_attr_destroy(&attributes);
+}
+
+bool faro_curl_acquire(void) {
+    pthread_once(&condition_once, make_condition);
+    pthread_mutex_lock(&state_lock);
+    bool open = library != NULL || load_locked();
+    if (open) {
+        leases += 1;
+        notify_locked();
+    }
+    pthread_mutex_unlock(&state_lock);
+    return open;
+}
+
+void faro_curl_release(void) {
+    pthread_once(&condition_once, make_condition);
+    pthread_mutex_lock(&state_lock);
+    if (leases > 0) leases -= 1;
+    notify_locked();
+    pthread_mutex_unlock(&state_lock);
+}
+
+void faro_curl_set_idle_unload(double seconds) {
+    pthread_once(&condition_once, make_condition);
+    pthread_mutex_lock(&state_lock);
+    idle_seconds = seconds;
+    notify_locked();
+    pthread_mutex_unlock(&state_lock);
+}
+
+unsigned long faro_curl_load_count(void) {
+    pthread_mutex_lock(&state_lock);
+    unsigned long count = loads;
+    pthread_mutex_unlock(&state_lock);
+    return count;
+}
+
+bool faro_curl_is_loaded(void) {
+    pthread_mutex_lock(&state_lock);
+    bool open = library != NULL;
+    pthread_mutex_unlock(&state_lock);
+    return open;
+}
+
+CURL *curl_easy_init(void) { return table.curl_easy_init ? table.curl_easy_init() : NULL; }
 
 void curl_easy_cleanup(CURL *handle) {
-    if (real_curl_easy_cleanup()) real_curl_easy_cleanup()(handle);
+    if (table.curl_easy_cleanup) table.curl_easy_cleanup(handle);
 }
 
 CURLcode curl_easy_perform(CURL *handle) {
-    return real_curl_easy_perform() ? real_curl_easy_perform()(handle) : CURLE_FAILED_INIT;
+    return table.curl_easy_perform ? table.curl_easy_perform(handle) : CURLE_FAILED_INIT;
 }
 
+// Copied, under the lock, into a buffer of the calling thread: libcurl's own strings go away with the library.
 const char *curl_easy_strerror(CURLcode code) {
-    return real_curl_easy_strerror() ? real_curl_easy_strerror()(code) : load_error;
+    static __thread char text[512];
+    pthread_mutex_lock(&state_lock);
+    const char *source = table.curl_easy_strerror != NULL ? table.curl_easy_strerror(code)
+                         : load_error[0] != 0            ? load_error
+                                                         : "libcurl is not loaded";
+    snprintf(text, sizeof text, "%s", source);
+    pthread_mutex_unlock(&state_lock);
+    return text;
 }
 
 struct curl_slist *curl_slist_append(struct curl_slist *list, const char *text) {
-    return real_curl_slist_append() ? real_curl_slist_append()(list, text) : NULL;
+    return table.curl_slist_append ? table.curl_slist_append(list, text) : NULL;
 }
 
 void curl_slist_free_all(struct curl_slist *list) {
-    if (real_curl_slist_free_all()) real_curl_slist_free_all()(list);
+    if (table.curl_slist_free_all) table.curl_slist_free_all(list);
 }
 
-CURLM *curl_multi_init(void) { return real_curl_multi_init() ? real_curl_multi_init()() : NULL; }
+CURLM *curl_multi_init(void) { return table.curl_multi_init ? table.curl_multi_init() : NULL; }
 
 CURLMcode curl_multi_cleanup(CURLM *multi) {
-    return real_curl_multi_cleanup() ? real_curl_multi_cleanup()(multi) : CURLM_INTERNAL_ERROR;
+    return table.curl_multi_cleanup ? table.curl_multi_cleanup(multi) : CURLM_INTERNAL_ERROR;
 }
 
 CURLMcode curl_multi_add_handle(CURLM *multi, CURL *handle) {
-    return real_curl_multi_add_handle() ? real_curl_multi_add_handle()(multi, handle) : CURLM_INTERNAL_ERROR;
+    return table.curl_multi_add_handle ? table.curl_multi_add_handle(multi, handle) : CURLM_INTERNAL_ERROR;
 }
 
 CURLMcode curl_multi_remove_handle(CURLM *multi, CURL *handle) {
-    return real_curl_multi_remove_handle() ? real_curl_multi_remove_handle()(multi, handle) : CURLM_INTERNAL_ERROR;
+    return table.curl_multi_remove_handle ? table.curl_multi_remove_handle(multi, handle) : CURLM_INTERNAL_ERROR;
 }
 
 CURLMcode curl_multi_perform(CURLM *multi, int *running) {
-    return real_curl_multi_perform() ? real_curl_multi_perform()(multi, running) : CURLM_INTERNAL_ERROR;
+    return table.curl_multi_perform ? table.curl_multi_perform(multi, running) : CURLM_INTERNAL_ERROR;
 }
 
 CURLMcode curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready) {
-    return real_curl_multi_poll() ? real_curl_multi_poll()(multi, extra, count, timeout_ms, ready)
+    return table.curl_multi_poll ? table.curl_multi_poll(multi, extra, count, timeout_ms, ready)
                                   : CURLM_INTERNAL_ERROR;
 }
 
 CURLMsg *curl_multi_info_read(CURLM *multi, int *queued) {
-    return real_curl_multi_info_read() ? real_curl_multi_info_read()(multi, queued) : NULL;
+    return table.curl_multi_info_read ? table.curl_multi_info_read(multi, queued) : NULL;
 }
 
 // The variadic pair, reached only through CShim's typed wrappers (shim.c): one argument of a known type each.
 CURLcode faro_curl_setopt_forward_long(CURL *handle, CURLoption option, long value) {
-    return real_curl_easy_setopt() ? real_curl_easy_setopt()(handle, option, value) : CURLE_FAILED_INIT;
+    return table.curl_easy_setopt ? table.curl_easy_setopt(handle, option, value) : CURLE_FAILED_INIT;
 }
 
 CURLcode faro_curl_setopt_forward_pointer(CURL *handle, CURLoption option, const void *value) {
-    return real_curl_easy_setopt() ? real_curl_easy_setopt()(handle, option, value) : CURLE_FAILED_INIT;
+    return table.curl_easy_setopt ? table.curl_easy_setopt(handle, option, value) : CURLE_FAILED_INIT;
 }
 
 CURLcode faro_curl_setopt_forward_function(CURL *handle, CURLoption option, void (*value)(void)) {
-    return real_curl_easy_setopt() ? real_curl_easy_setopt()(handle, option, value) : CURLE_FAILED_INIT;
+    return table.curl_easy_setopt ? table.curl_easy_setopt(handle, option, value) : CURLE_FAILED_INIT;
 }
 
 CURLcode faro_curl_setopt_forward_offset(CURL *handle, CURLoption option, curl_off_t value) {
-    return real_curl_easy_setopt() ? real_curl_easy_setopt()(handle, option, value) : CURLE_FAILED_INIT;
+    return table.curl_easy_setopt ? table.curl_easy_setopt(handle, option, value) : CURLE_FAILED_INIT;
 }
 
 CURLcode faro_curl_getinfo_forward(CURL *handle, CURLINFO info, void *result) {
-    return real_curl_easy_getinfo() ? real_curl_easy_getinfo()(handle, info, result) : CURLE_FAILED_INIT;
+    return table.curl_easy_getinfo ? table.curl_easy_getinfo(handle, info, result) : CURLE_FAILED_INIT;
 }

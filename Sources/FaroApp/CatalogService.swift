@@ -200,7 +200,13 @@ public final class CatalogService: @unchecked Sendable {
                 report(reachability: scheduler.reachability)
                 continue
             }
-            sleep(until: syncer != nil || factoryFailed ? scheduler.nextWake : nil)
+            let wake = syncer != nil || factoryFailed ? scheduler.nextWake : nil
+            // A long wait (the next periodic pull, a backoff): the kept-alive connection goes, and with the last
+            // libcurl handle libcurl itself is closed after a while (FaroCurl's CurlRuntime).
+            if let syncer, (wake ?? .infinity) - clock.now() > CatalogService.keepConnectionFor {
+                syncer.closeConnections()
+            }
+            sleep(until: wake)
         }
     }
 
@@ -233,6 +239,9 @@ public final class CatalogService: @unchecked Sendable {
         let onUpdate = onUpdate
         main { onUpdate(.reachability(reachability)) }
     }
+
+    /// Waits shorter than this keep the syncer's connection open (lookups soon after a pull, quick retries).
+    static let keepConnectionFor: Double = 30
 
     /// Sleeps until the clock reaches `wake` (nil: until a trigger), a trigger arrives, the clock jumps, or stop.
     private func sleep(until wake: Double?) {

@@ -7,14 +7,18 @@ public final class CurlMulti {
     private var running: [UnsafeMutableRawPointer: CurlHandle] = [:]
 
     public init() throws(CurlError) {
-        guard CurlRuntime.initialize() else { throw .unavailable(CurlRuntime.failureReason) }
-        guard let multi = curl_multi_init() else { throw .unavailable("curl_multi_init failed") }
+        guard CurlRuntime.acquire() else { throw .unavailable(CurlRuntime.failureReason) }
+        guard let multi = curl_multi_init() else {
+            CurlRuntime.release()
+            throw .unavailable("curl_multi_init failed")
+        }
         raw = multi
     }
 
     deinit {
         for easy in running.keys { curl_multi_remove_handle(raw, easy) }
         curl_multi_cleanup(raw)
+        CurlRuntime.release()
     }
 
     /// The transfers added and not yet finished or removed.

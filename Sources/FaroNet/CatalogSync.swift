@@ -134,6 +134,8 @@ public final class CatalogSync: CatalogSyncing {
 
     // MARK: CatalogSyncing
 
+    public func closeConnections() { client.closeConnection() }
+
     public func localPlaces() -> [CatalogPlace] { (try? database.catalog.places(source: source)) ?? [] }
 
     public func pull() -> CatalogAttemptOutcome {

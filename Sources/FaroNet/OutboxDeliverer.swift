@@ -149,6 +149,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
         var passes = 0
         while !isStopping {
             var sleepUntil = clock.now() + idleRecheck
+            var pendingHere = true
             do {
                 let (reconfigured, configuration) = takeConfiguration()
                 if reconfigured { pass = nil }
@@ -168,6 +169,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
                     unreachableRun = 0
                 }
                 let outcome = try pass.run(shouldStop: { self.isStopping })
+                pendingHere = outcome.pendingHere > 0
                 passes += 1
                 let counts = try pass.database.outbox.counts()
                 storeFailures = 0
@@ -198,9 +200,18 @@ public final class OutboxDeliverer: @unchecked Sendable {
                 passes += 1
                 publish(Status(counts: nil, lastProblem: "\(error)", passes: passes))
             }
+            // Nothing left for this backend, or a long wait (a backoff): the kept-alive connection goes, and with the
+            // last libcurl handle libcurl itself is closed after a while (FaroCurl's CurlRuntime). The next pass
+            // that has a row to send connects again; the idle rechecks only read the database.
+            if !pendingHere || sleepUntil - clock.now() > OutboxDeliverer.keepConnectionFor {
+                pass?.client.closeConnection()
+            }
             sleep(until: sleepUntil)
         }
     }
+
+    /// Waits shorter than this keep the connection open (rows due soon, quick retries).
+    static let keepConnectionFor: Double = 30
 
     private var isStopping: Bool { condition.withLock { stopping } }
 

@@ -4,18 +4,43 @@ import FoundationEssentials
 
 /// A client of the Azure Mobile Apps tables protocol 2.0.0 (PRODUCT.md §12) over libcurl: catalog pages and
 /// lookups, and inserts. Each request carries `ZUMO-API-VERSION: 2.0.0` and `Accept: application/json`. Blocking: use it on a
-/// worker thread (never the UI thread); one client per thread; its connection is reused between requests.
+/// worker thread (never the UI thread); one client per thread; its connection is reused between requests until
+/// `closeConnection()`.
 public final class TablesClient {
     public let configuration: BackendConfiguration
-    private let easy: CurlEasy
+    private var easy: CurlEasy?
 
+    /// Makes the client and its libcurl handle (so that a libcurl that cannot start is reported here).
     public init(configuration: BackendConfiguration) throws(TablesError) {
         self.configuration = configuration
+        easy = try TablesClient.makeHandle(configuration)
+    }
+
+    private static func makeHandle(_ configuration: BackendConfiguration) throws(TablesError) -> CurlEasy {
         do {
-            easy = try CurlEasy(connectTimeout: configuration.connectTimeout, totalTimeout: configuration.totalTimeout)
+            return try CurlEasy(
+                connectTimeout: configuration.connectTimeout, totalTimeout: configuration.totalTimeout)
         } catch {
             throw .transport(error.description)
         }
+    }
+
+    /// Closes the kept-alive connection and frees the libcurl handle; the next request makes a new one. Called
+    /// when a pull or a delivery pass ends: with no handle left, libcurl itself is closed after a while
+    /// (`CurlRuntime`), which is most of a tray app's day between two pulls.
+    public func closeConnection() { easy = nil }
+
+    private func perform(url: String, headers: [String], body: [UInt8]?, limit: Int) -> Result<
+        HTTPResponse, TablesError
+    > {
+        let handle: CurlEasy
+        if let easy {
+            handle = easy
+        } else {
+            do { handle = try TablesClient.makeHandle(configuration) } catch { return .failure(error) }
+            easy = handle
+        }
+        return handle.perform(url: url, headers: headers, body: body, limit: limit)
     }
 
     private var headers: [String] {
@@ -36,12 +61,12 @@ public final class TablesClient {
     /// A raw GET of `url` with the protocol headers; the answer may hold at most `limit` bytes (default: the
     /// configuration's `maxResponseBytes`).
     public func get(_ url: String, limit: Int? = nil) -> Result<HTTPResponse, TablesError> {
-        easy.perform(url: url, headers: headers, body: nil, limit: limit ?? configuration.maxResponseBytes)
+        perform(url: url, headers: headers, body: nil, limit: limit ?? configuration.maxResponseBytes)
     }
 
     /// A raw POST of a JSON body to `url`.
     public func post(_ url: String, json: String) -> Result<HTTPResponse, TablesError> {
-        easy.perform(
+        perform(
             url: url, headers: headers + ["Content-Type: application/json"], body: Array(json.utf8),
             limit: configuration.maxResponseBytes)
     }

@@ -58,4 +58,10 @@ public protocol CatalogSyncing: AnyObject {
     func pull() -> CatalogAttemptOutcome
     /// The fallback: look these beacons up by major and minor (and UUID), storing what is found.
     func lookUp(_ identities: [BeaconIdentity]) -> CatalogAttemptOutcome
+    /// Nothing is due for a while: close what is kept open for the next request (a kept-alive connection).
+    func closeConnections()
+}
+
+extension CatalogSyncing {
+    public func closeConnections() {}
 }
