@@ -1,7 +1,7 @@
 import FaroCurl
 
-/// libcurl's global state for the backend side: `curl_global_init` exactly once, before the first handle (see
-/// `CurlRuntime`, which every handle also asks for).
+/// libcurl for the backend side: opened and started by the first handle and closed a minute after the last (see
+/// `CurlRuntime`); `initialize()` says whether it can start at all.
 public enum Curl {
     /// Initialises libcurl; returns false if libcurl could not start (then every request fails).
     @discardableResult
