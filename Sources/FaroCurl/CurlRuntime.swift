@@ -2,8 +2,9 @@ internal import CCurl
 internal import CShim
 
 /// libcurl's process-wide state. libcurl is opened, and `curl_global_init` run, by the first handle's lease, and
-/// closed again once no handle has existed for `idleUnload` seconds (CShim/curl_loader.c): a window that never
-/// talks to the network never loads libcurl, and a tray app between two catalog pulls does not keep it resident.
+/// closed again once no handle has existed for a while (60 s, see `setIdleUnload`; CShim/curl_loader.c): a window
+/// that never talks to the network never loads libcurl, and a tray app between two catalog pulls does not keep it
+/// resident.
 public enum CurlRuntime {
     /// Opens and starts libcurl if needed; false if libcurl cannot start (then every handle fails to be made). The
     /// library may be closed again after the idle time unless a handle is made.

@@ -9,17 +9,9 @@ import Testing
 
 /// Whether this process maps libcurl itself (not only whether the loader says it is open).
 func mapsLibcurl() -> Bool {
-    // /proc files have no size: read until the end.
-    guard let file = fopen("/proc/self/maps", "r") else { return false }
-    defer { fclose(file) }
-    var text: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        text += chunk[0..<count]
-    }
-    return String(decoding: text, as: UTF8.self).contains("/libcurl.so")
+    // /proc files report no size: read to the end rather than by the file's length.
+    let maps = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data()
+    return String(decoding: maps, as: UTF8.self).contains("/libcurl.so")
 }
 
 /// Polls `condition` for up to `timeout` seconds.
