@@ -39,12 +39,16 @@ public enum MainContextSources {
         case highIdle
         /// `G_PRIORITY_LOW`: after everything else, idles included (a benchmark's "the first frame is drawn").
         case low
+        /// Below `G_PRIORITY_LOW`: only once nothing else is ready, low-priority idles included (the work that
+        /// waits for the first frame, so that the benchmark's quit behind that frame comes first).
+        case last
 
         var value: Int32 {
             switch self {
             case .defaultIdle: return G_PRIORITY_DEFAULT_IDLE
             case .highIdle: return G_PRIORITY_HIGH_IDLE
             case .low: return G_PRIORITY_LOW
+            case .last: return G_PRIORITY_LOW + 100
             }
         }
     }

@@ -25,6 +25,12 @@ struct ReadableTextViewTests {
         }
     }
 
+    /// Runs the GLib main loop for `seconds` (for what must not happen).
+    static func runMainLoop(for seconds: Double) {
+        let end = Date().addingTimeInterval(seconds)
+        runMainLoop { Date() >= end }
+    }
+
     /// GTK on the test's Xvfb, or the reason it is not there.
     static func gtk() throws {
         try RequiredTool.xvfb.require()

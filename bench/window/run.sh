@@ -8,8 +8,10 @@
 #      and a notification server on the bench's session bus), a local faro-backend serving the demo catalog (rows
 #      titled with the places' names, as the C window's are) and a replay of the same 8 demo beacons
 #      (`--source replay <8 demo beacons> --backend URL`), and FARO_EXIT_AFTER_FIRST_FRAME: it quits after its
-#      window's first frame (=1), or after the first frame with rows (=rows; they arrive with the list's first
-#      1 Hz tick). The peak RSS compared is that of the run with rows. launch.py also reports the CPU time to the
+#      window's first frame (=1; the quit comes before the work Faro starts behind that frame, FaroUI's LaunchWork:
+#      the app key read, the catalog's first pull, the outbox), or after the first frame with rows (=rows; they
+#      arrive with the list's first 1 Hz tick, when that work has run: libcurl and the pull are in its peak). The
+#      peak RSS compared is that of the run with rows. launch.py also reports the CPU time to the
 #      rows frame against the C window's, and the C window built from a GtkBuilder definition
 #      (representative.ui) beside the same window built in code: what parsing templates adds at launch.
 #      With builder_timing.c preloaded, further runs report the time Faro itself spends in GtkBuilder calls

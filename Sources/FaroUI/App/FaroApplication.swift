@@ -24,10 +24,12 @@ public final class FaroApplication {
     private var held = false
     /// Started with `--background` (the autostart entry): the first activation opens no window.
     private var startHidden = false
+    private let launchWork: LaunchWork
 
     public init(environment: GUIEnvironment) {
         I18n.setUp()
         self.environment = environment
+        launchWork = LaunchWork(environment.afterFirstFrame)
         autostart = Autostart(appID: environment.appID)
         monitoring = MonitoringService(
             environment: MonitoringEnvironment(
@@ -116,14 +118,17 @@ public final class FaroApplication {
         }
         followSettings()
         monitoring.start()
+        launchWork.armFallback()
     }
 
     private func activate() {
         if startHidden {
             startHidden = false
+            launchWork.run()
             return
         }
         showBeacons()
+        launchWork.runAfterFirstFrame(of: windows.window?.window)
     }
 
     private var deviceID: String { environment.deviceID }

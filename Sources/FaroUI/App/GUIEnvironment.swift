@@ -36,6 +36,9 @@ public struct GUIEnvironment {
     public var reloadBackend: (@MainActor () -> Void)?
     /// Monitoring's exit period and cool-down, and the session's other settings.
     public var session = BeaconSessionConfiguration()
+    /// What the first frame does not need (the app key read, the catalog's worker, the outbox): run once, after the
+    /// main window's first frame, at once without a window, or 2 s after start-up at the latest (`LaunchWork`).
+    public var afterFirstFrame: (@MainActor () -> Void)?
 
     public init(
         makeSource: @escaping @MainActor () -> any AdvertisementSource, places: any PlaceDirectory,

@@ -59,16 +59,16 @@ enum GUICommand {
             backendURL = backend.url
         }
         let readAppKey = demoProfile == nil
-        // The URL and the tables now; the stored app key on a thread of its own (AppKeyReading), so the first frame
-        // never waits for the keyring. $FARO_APP_KEY, when set, is already in the configuration.
+        // The URL and the tables now; the stored app key on a thread of its own (AppKeyReading) once the window is
+        // on screen, so the first frame never waits for the keyring. $FARO_APP_KEY, when set, is already in the
+        // configuration.
         let configuration = try BackendSettings.resolve(option: backendURL, database: database, readAppKey: false)
         let appKey = readAppKey && configuration != nil && configuration?.appKey == nil ? AppKeyReading() : nil
         stores.backend = configuration?.baseURL
-        if let configuration, appKey == nil {
-            let deliverer = OutboxDeliverer(databasePath: database.path, configuration: configuration)
-            deliverer.start()
-            stores.deliverer = deliverer
+        let deliverer = configuration.flatMap { configuration in
+            appKey == nil ? OutboxDeliverer(databasePath: database.path, configuration: configuration) : nil
         }
+        stores.deliverer = deliverer
         if sourceName == nil {
             sourceName = (try? BlueZSource.isServiceRunning().get()) == true ? "bluez" : "demo"
         }
@@ -128,7 +128,12 @@ enum GUICommand {
         if let demoProfile {
             Output.line("faro: demo on a private profile in \(demoProfile.folder) (removed on exit)")
         }
-        catalog.service.start()
+        // The keyring, the catalog's first pull and the outbox start behind the window's first frame (LaunchWork).
+        environment.afterFirstFrame = {
+            appKey?.start()
+            deliverer?.start()
+            catalog.service.start()
+        }
         let status = FaroApplication(environment: environment).run(service: service, background: background)
         network?.stop()
         catalog.service.stop(timeout: 5)
