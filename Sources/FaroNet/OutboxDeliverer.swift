@@ -68,8 +68,8 @@ public final class OutboxDeliverer: @unchecked Sendable {
         running = true
         finished = false
         stopping = false
-        // libcurl is loaded by the thread's first client (CurlRuntime, once per process), not here: start() runs
-        // on the window's main thread before its first frame, and loading libcurl's libraries takes ~5 ms.
+        // libcurl is loaded by the first row the thread sends (CurlRuntime), not here: start() runs on the
+        // window's main thread, and loading libcurl's libraries takes ~5 ms.
         clock.whenAdvanced { [weak self] in self?.clockMoved() }
         DetachedThread.start(name: "faro-outbox") { [self] in self.threadMain() }
     }
@@ -155,13 +155,10 @@ public final class OutboxDeliverer: @unchecked Sendable {
                 if reconfigured { pass = nil }
                 if pass == nil {
                     let database = try FaroDatabase(path: databasePath, durable: false)
-                    guard let client = try? TablesClient(configuration: configuration) else {
-                        throw StoreError.failed(
-                            path: databasePath, operation: "starting libcurl", code: 0,
-                            message: "libcurl could not start")
-                    }
+                    // libcurl is loaded by the first row sent, not for a pass that finds none.
                     pass = OutboxDeliveryPass(
-                        database: database, client: client, schedule: schedule, clock: clock, policy: policy)
+                        database: database, client: TablesClient(connectingOnFirstRequest: configuration),
+                        schedule: schedule, clock: clock, policy: policy)
                 }
                 guard let pass else { break }
                 if takeRetryRequest() {

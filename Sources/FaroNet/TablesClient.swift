@@ -16,6 +16,14 @@ public final class TablesClient {
         easy = try TablesClient.makeHandle(configuration)
     }
 
+    /// Makes the client without a handle: libcurl is loaded by the first request, and a libcurl that cannot start
+    /// is that request's `.transport` failure. For a worker that may have nothing to send (the outbox's idle
+    /// passes only read the database).
+    public init(connectingOnFirstRequest configuration: BackendConfiguration) {
+        self.configuration = configuration
+        easy = nil
+    }
+
     private static func makeHandle(_ configuration: BackendConfiguration) throws(TablesError) -> CurlEasy {
         do {
             return try CurlEasy(

@@ -82,4 +82,32 @@ func becomes(within timeout: Double = 20, _ condition: () -> Bool) -> Bool {
         #expect(service.reachability == .reachable && service.index.count == 8)
         #expect(becomes { !CurlRuntime.isLoaded && !mapsLibcurl() })
     }
+
+    @Test func anIdleOutboxNeverOpensLibcurlAndItsFirstRowDoes() throws {
+        let dir = try TemporaryDirectory("faro-curl-outbox")
+        let backend = try BackendProcess()
+        CurlRuntime.setIdleUnload(seconds: 0.2)
+        defer { CurlRuntime.setIdleUnload(seconds: 60) }
+        #expect(becomes { !CurlRuntime.isLoaded })
+        let path = dir.file("faro.sqlite3")
+        let db = try FaroDatabase(path: path)
+        let deliverer = OutboxDeliverer(
+            databasePath: path, configuration: try backend.configuration(),
+            schedule: BackoffSchedule(base: 0.02, cap: 0.2))
+        let loads = CurlRuntime.loadCount
+        deliverer.start()
+        defer { deliverer.stop() }
+        // Its passes find nothing to send: they read the database and leave libcurl closed.
+        #expect(deliverer.waitForStatus(timeout: 30) { $0.passes >= 1 && $0.counts?.pending == 0 } != nil)
+        #expect(CurlRuntime.loadCount == loads && !CurlRuntime.isLoaded && !mapsLibcurl())
+        // The first row to send opens it, and is delivered.
+        let site = SiteIdentity(cliente: "Cliente 1", titulo: "Título", url: "http://s/1")
+        let row = try db.outbox.submit(
+            .rateme(site: site, imei: "imei", calificacion: 4, fechahora: "2026-11-29T14:03:07.123Z"),
+            now: Date().timeIntervalSince1970, backend: backend.url)
+        deliverer.wake()
+        #expect(deliverer.waitForStatus(timeout: 30) { $0.counts?.delivered == 1 } != nil)
+        #expect(CurlRuntime.loadCount == loads + 1)
+        #expect(try backendIDs(backend, table: "rateme") == [row.id])
+    }
 }
