@@ -51,6 +51,53 @@ struct ReplayAndTextTests {
         }
     }
 
+    @Test(arguments: [
+        ("not json", "not a JSON object"),
+        (#"{"address": "C0:FF:EE:00:00:01", "rssi": -1, "data": ""}"#, "\"t\""),
+        (#"{"t": 1, "address": "C0:FF:EE", "rssi": -1, "data": ""}"#, "\"address\""),
+        (#"{"t": 1, "address": "C0:FF:EE:00:00:01", "rssi": -1, "data": "4g"}"#, "\"data\": 'g' at position 2"),
+        (#"{"t": 1, "address": "C0:FF:EE:00:00:01", "rssi": -1, "data": "abc"}"#, "odd number of digits (3)"),
+        ("\u{FEFF}" + #"{"t": 1, "address": "C0:FF:EE:00:00:01", "rssi": -1, "data": ""}"#, "not a JSON object"),
+    ])
+    func aFileNamesTheBadLineAndItsProblem(_ bad: String, _ mentions: String) {
+        // The file is read from its bytes, the line from its text: both refuse it the same way.
+        let good = #"{"t": 0.5, "address": "C0:FF:EE:00:00:01", "rssi": -60, "data": "0201"}"#
+        let text = [good, "", "# comment", bad, good].joined(separator: "\n")
+        do {
+            _ = try ReplayReader.parse(text: text)
+            Issue.record("accepted a bad file: \(bad)")
+        } catch {
+            #expect(error.line == 4)
+            #expect(error.description.contains(mentions), "\(error)")
+            do {
+                _ = try ReplayReader.parse(line: Substring(bad), number: 4)
+                Issue.record("the line reader accepted what the file reader refused: \(bad)")
+            } catch let lineError {
+                #expect(lineError == error)
+            }
+        }
+    }
+
+    @Test func aFileReadsAsItsLinesDo() throws {
+        // Every form the line reader takes (spacing, case, dashes, a 0x prefix, separators in the data, Unicode
+        // spaces around the object, a missing kind), and CRLF line ends, which the line reader never sees.
+        let lines = [
+            #"{"t": 0, "address": "C0:FF:EE:00:00:01", "rssi": -60, "kind": "ad", "data": "0201061aff4c00"}"#,
+            #"  {"t":0.25,"address":"c0-ff-ee-00-00-02","rssi":-61,"data":"4C 00:02 15"}"# + "\t",
+            "\u{00A0}" + #"{"t": 0.5, "address": "C0:FF:EE:00:00:03", "rssi": -62, "kind": "msd", "data": "0x4c00"}"#
+                + "\u{2003}",
+            #"{"kind": "hci", "data": "", "rssi": 0, "address": "+0:FF:EE:00:00:04", "t": 1e0}"#,
+        ]
+        let expected = try lines.enumerated().map { i, line in
+            try #require(try ReplayReader.parse(line: Substring(line), number: i + 1))
+        }
+        #expect(try ReplayReader.parse(text: lines.joined(separator: "\n")) == expected)
+        #expect(try ReplayReader.parse(text: lines.joined(separator: "\r\n") + "\r\n") == expected)
+        #expect(expected[1].address.description == "C0:FF:EE:00:00:02" && expected[1].data == [0x4C, 0, 2, 0x15])
+        #expect(expected[2].data == [0x4C, 0x00])
+        #expect(try ReplayReader.parse(text: "") == [])
+    }
+
     @Test func hex() throws {
         #expect(try Hex.decode("4C 00:02 15") == [0x4C, 0x00, 0x02, 0x15])
         #expect(try Hex.decode("0xff") == [0xFF])

@@ -7,6 +7,10 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `AA:BB:CC:DD:EE:FF` (any case; `-` also accepted as separator).
     public init?(_ text: String) {
+        if let value = Self.canonicalValue(text.utf8) {
+            self.init(value: value)
+            return
+        }
         let parts = text.split(whereSeparator: { $0 == ":" || $0 == "-" })
         guard parts.count == 6 else { return nil }
         var v: UInt64 = 0
@@ -15,6 +19,27 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
             v = v << 8 | UInt64(byte)
         }
         self.init(value: v)
+    }
+
+    /// `C0:FF:EE:00:00:01` (or with dashes) read from its bytes, without splitting a String; nil for any other form.
+    private static func canonicalValue(_ utf8: String.UTF8View) -> UInt64? {
+        guard utf8.count == 17 else { return nil }
+        var value: UInt64 = 0
+        var high: UInt8?
+        for (i, byte) in utf8.enumerated() {
+            if i % 3 == 2 {
+                guard byte == UInt8(ascii: ":") || byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard let nibble = Hex.nibble(Unicode.Scalar(byte)) else { return nil }
+            if let h = high {
+                value = value << 8 | UInt64(h << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return value
     }
 
     /// Reads the 6 little-endian bytes an HCI event carries (least significant byte first on the wire).

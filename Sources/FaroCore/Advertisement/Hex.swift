@@ -15,6 +15,7 @@ public enum Hex {
 
     /// Decodes hex digits; spaces, colons and an optional `0x` prefix are ignored (`4c 00 02 15`, `4C:00`).
     public static func decode(_ text: String) throws(Hex.Error) -> [UInt8] {
+        if let bytes = plainDigits(text.utf8) { return bytes }
         var digits: [UInt8] = []
         digits.reserveCapacity(text.utf8.count)
         var body = Substring(text)
@@ -30,6 +31,25 @@ public enum Hex {
         guard digits.count % 2 == 0 else { throw .oddLength(digits.count) }
         var bytes = [UInt8](repeating: 0, count: digits.count / 2)
         for i in bytes.indices { bytes[i] = digits[2 * i] << 4 | digits[2 * i + 1] }
+        return bytes
+    }
+
+    /// An even number of hex digits and nothing else (what replay files hold), read from the bytes; nil for any
+    /// other text, which `decode` reads scalar by scalar (separators, a prefix, the position of a bad digit).
+    private static func plainDigits(_ utf8: String.UTF8View) -> [UInt8]? {
+        guard utf8.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 2)
+        var high: UInt8?
+        for byte in utf8 {
+            guard let nibble = nibble(Unicode.Scalar(byte)) else { return nil }
+            if let h = high {
+                bytes.append(h << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
         return bytes
     }
 

@@ -38,10 +38,54 @@ public enum ReplayReader {
     public static func parse(line text: Substring, number: Int) throws(ReplayError) -> ReplayRecord? {
         let trimmed = text.trimmingWhitespace()
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
-        func fail(_ reason: String) -> ReplayError { ReplayError(line: number, reason: reason) }
         guard let object = try? JSONValue.parse(trimmed), object.objectMembers != nil else {
-            throw fail("not a JSON object")
+            throw ReplayError(line: number, reason: "not a JSON object")
         }
+        return try record(object, number: number)
+    }
+
+    /// Parses a whole file's text; times must not go backwards. Lines end at LF (a CR before it is dropped).
+    /// The bytes are read directly: a recording has thousands of lines, read on the window's main thread before
+    /// its first frame. A line this cannot read as it is (white space other than ASCII's around it…) is read
+    /// again by `parse(line:number:)`, which says why it is refused.
+    public static func parse(text: String) throws(ReplayError) -> [ReplayRecord] {
+        let bytes = Array(text.utf8)
+        var records: [ReplayRecord] = []
+        var number = 0
+        var last = -Double.infinity
+        var start = 0
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            number += 1
+            if let record = try parse(line: bytes[start..<end], number: number) {
+                if record.time < last {
+                    throw ReplayError(line: number, reason: "time \(record.time) goes back before \(last)")
+                }
+                last = record.time
+                records.append(record)
+            }
+            start = end + 1
+        }
+        return records
+    }
+
+    /// One line's bytes, read as `parse(line:number:)` reads its text.
+    static func parse(line bytes: ArraySlice<UInt8>, number: Int) throws(ReplayError) -> ReplayRecord? {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
+        var lo = bytes.startIndex
+        var hi = bytes.endIndex
+        while lo < hi, isSpace(bytes[lo]) { lo += 1 }
+        while hi > lo, isSpace(bytes[hi - 1]) { hi -= 1 }
+        if lo == hi || bytes[lo] == UInt8(ascii: "#") { return nil }
+        guard let object = try? JSONValue.parse(bytes: Array(bytes[lo..<hi])), object.objectMembers != nil else {
+            return try parse(line: Substring(String(decoding: bytes[lo..<hi], as: UTF8.self)), number: number)
+        }
+        return try record(object, number: number)
+    }
+
+    /// The record a line's JSON object describes.
+    private static func record(_ object: JSONValue, number: Int) throws(ReplayError) -> ReplayRecord {
+        func fail(_ reason: String) -> ReplayError { ReplayError(line: number, reason: reason) }
         guard let t = object["t"]?.doubleValue, t.isFinite, t >= 0 else {
             throw fail("\"t\" must be a non-negative number of seconds")
         }
@@ -59,22 +103,5 @@ public enum ReplayReader {
         let data: [UInt8]
         do { data = try Hex.decode(hex) } catch { throw fail("\"data\": \(error)") }
         return ReplayRecord(time: t, address: address, rssi: rssi, kind: kind, data: data)
-    }
-
-    /// Parses a whole file's text; times must not go backwards.
-    public static func parse(text: String) throws(ReplayError) -> [ReplayRecord] {
-        var records: [ReplayRecord] = []
-        var number = 0
-        var last = -Double.infinity
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            guard let record = try parse(line: line, number: number) else { continue }
-            if record.time < last {
-                throw ReplayError(line: number, reason: "time \(record.time) goes back before \(last)")
-            }
-            last = record.time
-            records.append(record)
-        }
-        return records
     }
 }
