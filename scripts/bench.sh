@@ -63,6 +63,10 @@ else
     BIN="$(timeout 300 swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)/faro"
 fi
 [ -x "$BIN" ] || die "no faro binary at $BIN"
+# The settings schema an uninstalled faro reads (build/glib-2.0/schemas): without it, the window runs that name no
+# backend (bench/window's stall probe) stop at "no backend configured". `make test` builds it too, but a fresh
+# clone may run `make bench` first.
+bash scripts/build-schemas.sh >&2 || die "the settings schema does not compile"
 
 step "corpus"
 if [ ! -s "$CORPUS" ] || [ bench/make_corpus.py -nt "$CORPUS" ]; then
