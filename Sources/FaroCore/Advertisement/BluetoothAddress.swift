@@ -24,22 +24,16 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     /// `C0:FF:EE:00:00:01` (or with dashes) read from its bytes, without splitting a String; nil for any other form.
     private static func canonicalValue(_ utf8: String.UTF8View) -> UInt64? {
         guard utf8.count == 17 else { return nil }
-        var value: UInt64 = 0
-        var high: UInt8?
+        var digits: [UInt8] = []
+        digits.reserveCapacity(12)
         for (i, byte) in utf8.enumerated() {
-            if i % 3 == 2 {
-                guard byte == UInt8(ascii: ":") || byte == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            guard let nibble = Hex.nibble(Unicode.Scalar(byte)) else { return nil }
-            if let h = high {
-                value = value << 8 | UInt64(h << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
+            if i % 3 != 2 {
+                digits.append(byte)
+            } else if byte != UInt8(ascii: ":") && byte != UInt8(ascii: "-") {
+                return nil
             }
         }
-        return value
+        return Hex.plainDigits(digits)?.reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// Reads the 6 little-endian bytes an HCI event carries (least significant byte first on the wire).

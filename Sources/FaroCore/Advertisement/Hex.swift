@@ -34,9 +34,9 @@ public enum Hex {
         return bytes
     }
 
-    /// An even number of hex digits and nothing else (what replay files hold), read from the bytes; nil for any
-    /// other text, which `decode` reads scalar by scalar (separators, a prefix, the position of a bad digit).
-    private static func plainDigits(_ utf8: String.UTF8View) -> [UInt8]? {
+    /// An even number of ASCII hex digits and nothing else (what replay files hold), read from the bytes; nil for
+    /// any other text, which `decode` reads scalar by scalar (separators, a prefix, the position of a bad digit).
+    static func plainDigits(_ utf8: some Collection<UInt8>) -> [UInt8]? {
         guard utf8.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count / 2)
