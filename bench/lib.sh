@@ -37,3 +37,33 @@ CONF
     dbus-daemon --config-file="$dir/bus.conf" --fork --print-address=1 --print-pid=1 > "$dir/bus"
     sed -n 1p "$dir/bus"
 }
+
+# Starts Xvfb (1280x800x24) on a free display, its output in log file $1; sets BENCH_XVFB_PID and exports DISPLAY.
+# Returns 1 (the log says why) when no display came up within 5 s.
+bench_xvfb() {
+    local log=$1 numbers number
+    numbers="$(mktemp)"
+    Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$numbers" >"$log" 2>&1 &
+    BENCH_XVFB_PID=$!
+    for _ in $(seq 1 100); do
+        [ -s "$numbers" ] && break
+        sleep 0.05
+    done
+    number="$(head -n 1 "$numbers" | tr -dc 0-9)"
+    rm -f "$numbers"
+    [ -n "$number" ] || return 1
+    export DISPLAY=":$number"
+}
+
+# Prints the URL a faro-backend started with --port 0 announces ("listening on URL") in file $1, waiting up to
+# 10 s; returns 1 when none came.
+bench_backend_url() {
+    local file=$1 url=""
+    for _ in $(seq 1 100); do
+        url="$(sed -n 's/^listening on \(http[^ ]*\).*/\1/p' "$file" 2>/dev/null | head -n 1)"
+        [ -n "$url" ] && break
+        sleep 0.1
+    done
+    [ -n "$url" ] || return 1
+    echo "$url"
+}

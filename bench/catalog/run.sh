@@ -67,13 +67,7 @@ PYEOF
 #    from the demo catalog it may also serve.
 "$BACKEND_BIN" --port 0 --database "$OUT/backend.sqlite3" --load "$OUT/rows.json" >"$OUT/backend.log" 2>&1 &
 PIDS+=("$!")
-URL=""
-for _ in $(seq 1 200); do
-    URL="$(grep -o 'http://127.0.0.1:[0-9]*' "$OUT/backend.log" | head -n 1 || true)"
-    [ -n "$URL" ] && break
-    sleep 0.05
-done
-[ -n "$URL" ] || die "faro-backend did not start: $(cat "$OUT/backend.log")"
+URL="$(bench_backend_url "$OUT/backend.log")" || die "faro-backend did not start: $(cat "$OUT/backend.log")"
 sed "s|^|url = \"$URL/tables/catalogo|; s|\$|\"\noutput = \"/dev/null\"|" "$OUT/pages.txt" >"$OUT/curl.conf"
 
 # Runs a command and prints "seconds max_rss_kb" (wall time and peak resident memory of that process).

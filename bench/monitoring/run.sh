@@ -58,13 +58,7 @@ PIDS+=($!)
 gdbus wait --session --timeout 10 org.freedesktop.Notifications
 "$BACKEND" --port 0 --database "$WORK/backend.sqlite3" --data "$ROOT/data" > "$WORK/backend.out" 2>/dev/null &
 PIDS+=($!)
-URL=""
-for _ in $(seq 1 100); do
-    URL="$(sed -n 's/^listening on //p' "$WORK/backend.out" | head -n 1)"
-    [ -n "$URL" ] && break
-    sleep 0.1
-done
-[ -n "$URL" ] || { echo "bench/monitoring: faro-backend did not start" >&2; exit 1; }
+URL="$(bench_backend_url "$WORK/backend.out")" || { echo "bench/monitoring: faro-backend did not start" >&2; exit 1; }
 
 now() { date +%s.%N; }
 # "cpu_ticks main_switches time tid:switches,tid:switches,…" of process $1 (context switches, voluntary and not).
@@ -155,20 +149,22 @@ sleep "$IDLE"
 p1="$(sample "$pid")"
 stop_faro "$pid"
 
-# Off: with no window, `faro --background` has nothing to do and leaves.
+# Off: with no window, `faro --background` has nothing to do and leaves. The two runs share a GSettings keyfile
+# (when the compiled schema is found, the setting is kept in GSettings; on this private bus dconf's writes would
+# not reach the second run).
 home="$WORK/off"
 mkdir -p "$home/home"
 off_start="$(now)"
 off_status=0
-XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" HOME="$home/home" \
-    timeout 20 "$FARO" --source replay "$RECORDING" --backend "$URL" --no-tray > "$home.log" 2>&1 &
+GSETTINGS_BACKEND=keyfile XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" \
+    HOME="$home/home" timeout 20 "$FARO" --source replay "$RECORDING" --backend "$URL" --no-tray > "$home.log" 2>&1 &
 offpid=$!
 PIDS+=("$offpid")
 gdbus wait --session --timeout 20 io.github.faro.Faro
 app_call --method org.gtk.Actions.SetState monitoring '<false>' {}
 stop_faro "$offpid"
-XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" HOME="$home/home" \
-    timeout 20 "$FARO" --background --source replay "$RECORDING" --backend "$URL" --no-tray >> "$home.log" 2>&1 \
+GSETTINGS_BACKEND=keyfile XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" \
+    HOME="$home/home" timeout 20 "$FARO" --background --source replay "$RECORDING" --backend "$URL" --no-tray >> "$home.log" 2>&1 \
     || off_status=$?
 off_seconds="$(awk -v a="$off_start" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')"
 

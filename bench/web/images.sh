@@ -97,17 +97,9 @@ PYEOF
 ls -la "$OUT/bomb/demo/sites/oferta/bomba.png" >&2
 
 # A private X server.
-exec 3<>"$TMP/display"
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset >"$OUT/xvfb.log" 2>&1 &
-XVFB_PID=$!
-for _ in $(seq 1 100); do
-    [ -s "$TMP/display" ] && break
-    sleep 0.05
-done
-exec 3>&-
-DISPLAY_NUMBER="$(head -n 1 "$TMP/display" | tr -dc 0-9)"
-[ -n "$DISPLAY_NUMBER" ] || die "Xvfb did not start: $(cat "$OUT/xvfb.log")"
-export DISPLAY=":$DISPLAY_NUMBER" GDK_BACKEND=x11 GSETTINGS_BACKEND=memory LANG=C.UTF-8 GTK_A11Y=atspi
+bench_xvfb "$OUT/xvfb.log" || die "Xvfb did not start: $(cat "$OUT/xvfb.log")"
+XVFB_PID=$BENCH_XVFB_PID
+export GDK_BACKEND=x11 GSETTINGS_BACKEND=memory LANG=C.UTF-8 GTK_A11Y=atspi
 xdpyinfo >/dev/null 2>&1 || die "Xvfb on $DISPLAY does not answer"
 
 for page in plain bomb; do

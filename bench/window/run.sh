@@ -40,6 +40,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 die() { echo "bench/window: $*" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 
 if [ -z "${FARO:-}" ]; then
     if [ -n "${FARO_BIN_DIR:-}" ]; then FARO="$FARO_BIN_DIR/faro"; else FARO=".build-win/release/faro"; fi
@@ -100,17 +102,8 @@ if [ "$STALL_SECONDS" -gt 0 ]; then
 fi
 
 # A private X server on a free display number, and a throwaway home for both programs.
-exec 3<>"$TMP/display"
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset >"$OUT/xvfb.log" 2>&1 &
-XVFB_PID=$!
-for _ in $(seq 1 100); do
-    [ -s "$TMP/display" ] && break
-    sleep 0.05
-done
-exec 3>&-
-DISPLAY_NUMBER="$(head -n 1 "$TMP/display" | tr -dc 0-9)"
-[ -n "$DISPLAY_NUMBER" ] || die "Xvfb did not start: $(cat "$OUT/xvfb.log")"
-export DISPLAY=":$DISPLAY_NUMBER"
+bench_xvfb "$OUT/xvfb.log" || die "Xvfb did not start: $(cat "$OUT/xvfb.log")"
+XVFB_PID=$BENCH_XVFB_PID
 xdpyinfo >/dev/null 2>&1 || die "Xvfb on $DISPLAY does not answer"
 export GDK_BACKEND=x11 GSETTINGS_BACKEND=memory LANG=C.UTF-8
 export HOME="$TMP/home" XDG_DATA_HOME="$TMP/home/.local/share" XDG_CONFIG_HOME="$TMP/home/.config"
@@ -132,13 +125,7 @@ if [ "$ROUNDS" -gt 0 ]; then
     [ -x "$BACKEND" ] || die "no faro-backend beside $FARO"
     "$BACKEND" --port 0 --database "$TMP/backend.sqlite3" --data data >"$TMP/backend.out" 2>"$OUT/backend.log" &
     PEERS+=($!)
-    URL=""
-    for _ in $(seq 1 100); do
-        URL="$(sed -n 's/^listening on //p' "$TMP/backend.out" | head -n 1)"
-        [ -n "$URL" ] && break
-        sleep 0.1
-    done
-    [ -n "$URL" ] || die "faro-backend did not start: $(tail -n 3 "$OUT/backend.log")"
+    URL="$(bench_backend_url "$TMP/backend.out")" || die "faro-backend did not start: $(tail -n 3 "$OUT/backend.log")"
     "$PY" bench/window/launch.py "$ROUNDS" "$OUT/cwindow" bench/window/representative.ui \
         --builder-timing "$OUT/builder_timing.so" -- "$FARO" --source replay "$OUT/demo8.jsonl" --backend "$URL" \
         2>"$OUT/launch.log" >>"$FARO_WINDOW_BENCH_RESULTS" || die "launch benchmark failed: $(tail -n 3 "$OUT/launch.log")"

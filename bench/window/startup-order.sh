@@ -20,6 +20,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 die() { echo "bench/window/startup-order: $*" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY="$(command -v python3)" || die "python3 not found"
 
@@ -53,17 +55,9 @@ cleanup() {
 trap cleanup EXIT
 strip -g -o "$COPY" "$FARO"
 
-exec 3<>"$TMP/display"
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset >"$TMP/xvfb.log" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 1 100); do
-    [ -s "$TMP/display" ] && break
-    sleep 0.05
-done
-exec 3>&-
-DISPLAY_NUMBER="$(head -n 1 "$TMP/display" | tr -dc 0-9)"
-[ -n "$DISPLAY_NUMBER" ] || die "Xvfb did not start: $(cat "$TMP/xvfb.log")"
-export DISPLAY=":$DISPLAY_NUMBER" GDK_BACKEND=x11 GSETTINGS_BACKEND=memory LANG=C.UTF-8
+bench_xvfb "$TMP/xvfb.log" || die "Xvfb did not start: $(cat "$TMP/xvfb.log")"
+PIDS+=("$BENCH_XVFB_PID")
+export GDK_BACKEND=x11 GSETTINGS_BACKEND=memory LANG=C.UTF-8
 export HOME="$TMP/home" XDG_DATA_HOME="$TMP/home/.local/share" XDG_CONFIG_HOME="$TMP/home/.config"
 export XDG_CACHE_HOME="$TMP/home/.cache" XDG_RUNTIME_DIR="$TMP/runtime"
 mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
@@ -80,13 +74,7 @@ gdbus wait --session --timeout 20 org.kde.StatusNotifierWatcher || die "no Statu
 "$(dirname "$FARO")/faro-backend" --port 0 --database "$TMP/backend.sqlite3" --data data >"$TMP/backend.out" \
     2>"$TMP/backend.log" &
 PIDS+=($!)
-URL=""
-for _ in $(seq 1 100); do
-    URL="$(sed -n 's/^listening on //p' "$TMP/backend.out" | head -n 1)"
-    [ -n "$URL" ] && break
-    sleep 0.1
-done
-[ -n "$URL" ] || die "faro-backend did not start: $(tail -n 3 "$TMP/backend.log")"
+URL="$(bench_backend_url "$TMP/backend.out")" || die "faro-backend did not start: $(tail -n 3 "$TMP/backend.log")"
 "$PY" bench/window/make_replay.py "$TMP/demo8.jsonl" --beacons 8 --seconds $((SECONDS_RUN + 30))
 
 valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file="$TMP/callgrind.out" \
