@@ -67,3 +67,18 @@ bench_backend_url() {
     [ -n "$url" ] || return 1
     echo "$url"
 }
+
+# Starts the desktop peers Faro's window talks to on the current session bus, as python-dbusmock services: a
+# notification server and a StatusNotifierWatcher (the tray host). Sets BENCH_PEER_PIDS; returns 1 (saying which)
+# when one does not appear within 20 s. $1 is the python to run.
+bench_desktop_peers() {
+    local py=$1
+    BENCH_PEER_PIDS=()
+    "$py" -m dbusmock --session --template notification_daemon \
+        -p '{"capabilities": "body actions icon-static persistence"}' >/dev/null 2>&1 &
+    BENCH_PEER_PIDS+=($!)
+    "$py" -m dbusmock --session --template Tests/UI/status_notifier_watcher.py >/dev/null 2>&1 &
+    BENCH_PEER_PIDS+=($!)
+    gdbus wait --session --timeout 20 org.freedesktop.Notifications || { echo "no notification server" >&2; return 1; }
+    gdbus wait --session --timeout 20 org.kde.StatusNotifierWatcher || { echo "no StatusNotifierWatcher" >&2; return 1; }
+}

@@ -114,13 +114,8 @@ unset FARO_EXIT_AFTER_FIRST_FRAME FARO_STALL_PROBE FARO_STALL_WARMUP
 
 # 1. Launch to first frame and peak RSS, with the tray and the backend a desktop user has.
 if [ "$ROUNDS" -gt 0 ]; then
-    "$PY" -m dbusmock --session --template notification_daemon \
-        -p '{"capabilities": "body actions icon-static persistence"}' >/dev/null 2>&1 &
-    PEERS+=($!)
-    "$PY" -m dbusmock --session --template Tests/UI/status_notifier_watcher.py >/dev/null 2>&1 &
-    PEERS+=($!)
-    gdbus wait --session --timeout 20 org.freedesktop.Notifications || die "no notification server"
-    gdbus wait --session --timeout 20 org.kde.StatusNotifierWatcher || die "no StatusNotifierWatcher"
+    bench_desktop_peers "$PY" || die "a desktop peer did not start"
+    PEERS+=("${BENCH_PEER_PIDS[@]}")
     BACKEND="$(dirname "$FARO")/faro-backend"
     [ -x "$BACKEND" ] || die "no faro-backend beside $FARO"
     "$BACKEND" --port 0 --database "$TMP/backend.sqlite3" --data data >"$TMP/backend.out" 2>"$OUT/backend.log" &

@@ -64,13 +64,8 @@ mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 unset FARO_EXIT_AFTER_FIRST_FRAME FARO_STALL_PROBE
 
-"$PY" -m dbusmock --session --template notification_daemon \
-    -p '{"capabilities": "body actions icon-static persistence"}' >/dev/null 2>&1 &
-PIDS+=($!)
-"$PY" -m dbusmock --session --template Tests/UI/status_notifier_watcher.py >/dev/null 2>&1 &
-PIDS+=($!)
-gdbus wait --session --timeout 20 org.freedesktop.Notifications || die "no notification server"
-gdbus wait --session --timeout 20 org.kde.StatusNotifierWatcher || die "no StatusNotifierWatcher"
+bench_desktop_peers "$PY" || die "a desktop peer did not start"
+PIDS+=("${BENCH_PEER_PIDS[@]}")
 "$(dirname "$FARO")/faro-backend" --port 0 --database "$TMP/backend.sqlite3" --data data >"$TMP/backend.out" \
     2>"$TMP/backend.log" &
 PIDS+=($!)
