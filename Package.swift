@@ -21,10 +21,17 @@ func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 /// - `--no-export-dynamic`: the static Swift runtime's link arguments export every public symbol of the executable
 ///   (5,000), which nothing loads by name; their tables were resident, and every library's symbol lookups
 ///   searched them first.
+/// - `-L scripts/static-libstdc++`: the C++ runtime the static Swift runtime needs is linked statically, through
+///   the linker script there. The shared libstdc++ was 1.2 MB resident (its symbol tables, searched by every
+///   library's lookups, and scattered code) for the few functions Faro calls; nothing else in the process loads it.
 let startupOrder = Context.packageDirectory + "/bench/window/startup-order.txt"
+let staticLibstdcxx = Context.packageDirectory + "/scripts/static-libstdc++"
 let faroReleaseLinking: [LinkerSetting] = [
     .unsafeFlags(
-        ["-Xlinker", "--no-export-dynamic", "-Xlinker", "--section-ordering-file=" + startupOrder],
+        [
+            "-Xlinker", "--no-export-dynamic", "-Xlinker", "--section-ordering-file=" + startupOrder,
+            "-L" + staticLibstdcxx,
+        ],
         .when(configuration: .release))
 ]
 
