@@ -24,7 +24,8 @@ public final class CatalogService: @unchecked Sendable {
     private let main: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let onUpdate: @Sendable (CatalogServiceUpdate) -> Void
 
-    private let condition = ConditionLock()
+    private let condition: ConditionLock
+    private let worker: WorkerThread
     private var factory: SyncerFactory
     private var factoryChanged = false
     private var triggers: [CatalogSyncScheduler.Trigger] = []
@@ -32,9 +33,6 @@ public final class CatalogService: @unchecked Sendable {
     private var pendingUnknown = Set<BeaconIdentity>()
     private var currentIndex = CatalogIndex()
     private var currentReachability = CatalogReachability.unknown
-    private var running = false
-    private var stopping = false
-    private var finished = true
     /// The worker sleeps with nothing to do (tests wait for this instead of sleeping).
     private var idle = false
     private var clockMoved = false
@@ -47,6 +45,9 @@ public final class CatalogService: @unchecked Sendable {
         main: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
         onUpdate: @escaping @Sendable (CatalogServiceUpdate) -> Void
     ) {
+        let condition = ConditionLock()
+        self.condition = condition
+        worker = WorkerThread(name: "faro-catalog", condition: condition)
         self.settings = settings
         self.clock = clock
         self.factory = makeSyncer
@@ -62,27 +63,17 @@ public final class CatalogService: @unchecked Sendable {
 
     /// Starts the worker: it loads the local catalog, reports it, and pulls (once).
     public func start() {
-        condition.withLock {
-            guard !running else { return }
-            running = true
-            stopping = false
-            finished = false
-            triggers.append(.start)
-        }
-        clock.whenAdvanced { [weak self] in self?.clockJumped() }
-        DetachedThread.start(name: "faro-catalog") { [self] in self.threadMain() }
+        worker.start(
+            starting: {
+                triggers.append(.start)
+                clock.whenAdvanced { [weak self] in self?.clockJumped() }
+            },
+            ending: { [self] in idle = true },
+            run: { [self] in threadMain() })
     }
 
     /// Stops the worker after the request in flight; waits up to `timeout` seconds.
-    public func stop(timeout: Double = 10) {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        let deadline = Date().addingTimeInterval(timeout)
-        while !finished, condition.wait(until: deadline) {}
-        running = false
-        condition.unlock()
-    }
+    public func stop(timeout: Double = 10) { worker.stop(timeout: timeout) }
 
     /// GIO reports the network back: pull now (failures are forgotten).
     public func networkAvailable() { add(.networkAvailable) }
@@ -114,7 +105,7 @@ public final class CatalogService: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
-        while !(idle && triggers.isEmpty && !clockMoved) && !finished {
+        while !(idle && triggers.isEmpty && !clockMoved) && !worker.hasFinished {
             if !condition.wait(until: deadline) { return false }
         }
         return true
@@ -137,13 +128,6 @@ public final class CatalogService: @unchecked Sendable {
     }
 
     private func threadMain() {
-        defer {
-            condition.withLock {
-                finished = true
-                idle = true
-                condition.broadcast()
-            }
-        }
         var scheduler = CatalogSyncScheduler(settings: settings)
         var syncer: (any CatalogSyncing)?
         var loaded = false
@@ -158,7 +142,7 @@ public final class CatalogService: @unchecked Sendable {
                 clockMoved = false
                 let changed = factoryChanged ? factory : nil
                 factoryChanged = false
-                return (stopping, taken, changed)
+                return (worker.isStopping, taken, changed)
             }
             if stop { return }
             if newFactory != nil {
@@ -203,7 +187,7 @@ public final class CatalogService: @unchecked Sendable {
             let wake = syncer != nil || factoryFailed ? scheduler.nextWake : nil
             // A long wait (the next periodic pull, a backoff): the kept-alive connection goes, and with the last
             // libcurl handle libcurl itself is closed after a while (FaroCurl's CurlRuntime).
-            if let syncer, (wake ?? .infinity) - clock.now() > CatalogService.keepConnectionFor {
+            if let syncer, (wake ?? .infinity) - clock.now() > IdleConnection.keepFor {
                 syncer.closeConnections()
             }
             sleep(until: wake)
@@ -240,16 +224,13 @@ public final class CatalogService: @unchecked Sendable {
         main { onUpdate(.reachability(reachability)) }
     }
 
-    /// Waits shorter than this keep the syncer's connection open (lookups soon after a pull, quick retries).
-    static let keepConnectionFor: Double = 30
-
     /// Sleeps until the clock reaches `wake` (nil: until a trigger), a trigger arrives, the clock jumps, or stop.
     private func sleep(until wake: Double?) {
         condition.lock()
         defer { condition.unlock() }
         idle = true
         condition.broadcast()
-        while !stopping, triggers.isEmpty, !clockMoved, !factoryChanged {
+        while !worker.isStopping, triggers.isEmpty, !clockMoved, !factoryChanged {
             guard let wake else {
                 condition.wait()
                 continue

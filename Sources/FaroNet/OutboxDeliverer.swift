@@ -36,13 +36,11 @@ public final class OutboxDeliverer: @unchecked Sendable {
     /// Longest sleep while idle, so rows committed by another process (`faro register`) are picked up.
     private let idleRecheck: Double
 
-    private let condition = ConditionLock()
-    private var stopping = false
+    private let condition: ConditionLock
+    private let worker: WorkerThread
     private var woken = false
     private var retryRequested = false
     private var configurationChanged = false
-    private var running = false
-    private var finished = true
     private var latest: Status?
 
     public init(
@@ -51,6 +49,9 @@ public final class OutboxDeliverer: @unchecked Sendable {
         policy: OutboxRetryPolicy = OutboxRetryPolicy(),
         onStatus: @escaping @Sendable (Status) -> Void = { _ in }
     ) {
+        let condition = ConditionLock()
+        self.condition = condition
+        worker = WorkerThread(name: "faro-outbox", condition: condition)
         self.databasePath = databasePath
         self.configuration = configuration
         self.schedule = schedule
@@ -62,28 +63,14 @@ public final class OutboxDeliverer: @unchecked Sendable {
 
     /// Starts the delivery thread (once).
     public func start() {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !running else { return }
-        running = true
-        finished = false
-        stopping = false
         // libcurl is loaded by the first row the thread sends (CurlRuntime), not here: start() runs on the
         // window's main thread, and loading libcurl's libraries takes ~5 ms.
-        clock.whenAdvanced { [weak self] in self?.clockMoved() }
-        DetachedThread.start(name: "faro-outbox") { [self] in self.threadMain() }
+        worker.start(
+            starting: { clock.whenAdvanced { [weak self] in self?.clockMoved() } }, run: { [self] in threadMain() })
     }
 
     /// Asks the thread to stop after the row in flight and waits up to `timeout` seconds for it.
-    public func stop(timeout: Double = 30) {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        let deadline = Date().addingTimeInterval(timeout)
-        while !finished, condition.wait(until: deadline) {}
-        running = false
-        condition.unlock()
-    }
+    public func stop(timeout: Double = 30) { worker.stop(timeout: timeout) }
 
     /// A new row was committed: deliver it now rather than at the next recheck.
     public func wake() {
@@ -129,19 +116,13 @@ public final class OutboxDeliverer: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
-        while !(latest.map(isWanted) ?? false), !finished {
+        while !(latest.map(isWanted) ?? false), !worker.hasFinished {
             if !condition.wait(until: deadline) { break }
         }
         return latest
     }
 
     private func threadMain() {
-        defer {
-            condition.withLock {
-                finished = true
-                condition.broadcast()
-            }
-        }
         var pass: OutboxDeliveryPass?
         var storeFailures = 0
         var unreachableRun = 0
@@ -200,17 +181,14 @@ public final class OutboxDeliverer: @unchecked Sendable {
             // Nothing left for this backend, or a long wait (a backoff): the kept-alive connection goes, and with the
             // last libcurl handle libcurl itself is closed after a while (FaroCurl's CurlRuntime). The next pass
             // that has a row to send connects again; the idle rechecks only read the database.
-            if !pendingHere || sleepUntil - clock.now() > OutboxDeliverer.keepConnectionFor {
+            if !pendingHere || sleepUntil - clock.now() > IdleConnection.keepFor {
                 pass?.client.closeConnection()
             }
             sleep(until: sleepUntil)
         }
     }
 
-    /// Waits shorter than this keep the connection open (rows due soon, quick retries).
-    static let keepConnectionFor: Double = 30
-
-    private var isStopping: Bool { condition.withLock { stopping } }
+    private var isStopping: Bool { condition.withLock { worker.isStopping } }
 
     private func takeRetryRequest() -> Bool {
         condition.withLock {
@@ -243,7 +221,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         // Bounded: every wait ends at the deadline, on wake(), on stop() or when the clock jumps.
-        while !stopping, !woken {
+        while !worker.isStopping, !woken {
             let remaining = time - clock.now()
             if remaining <= 0 { break }
             _ = condition.wait(until: Date().addingTimeInterval(remaining))

@@ -58,6 +58,49 @@ struct PlatformTests {
         #expect(name.trimmingWhitespaceAndNewlines() == "faro-test-threa")  // Linux keeps 15 bytes
     }
 
+    /// The catalog's and the outbox's thread life: one thread at a time, a stop that wakes the sleeping body and
+    /// waits for it to end, `ending` done before the waiter returns, then a new start.
+    @Test func aWorkerThreadStartsOnceStopsWhenAskedAndStartsAgain() {
+        let lock = ConditionLock()
+        let worker = WorkerThread(name: "faro-test-work", condition: lock)
+        nonisolated(unsafe) var runs = 0
+        nonisolated(unsafe) var endings = 0
+        nonisolated(unsafe) var queued: [String] = []
+        let body: @Sendable () -> Void = {
+            lock.lock()
+            defer { lock.unlock() }
+            runs += 1
+            lock.broadcast()
+            while !worker.isStopping { lock.wait() }  // a worker asleep with nothing to do
+        }
+        lock.withLock { #expect(worker.hasFinished && !worker.isStopping) }
+        let first = worker.start(starting: { queued.append("first") }, ending: { endings += 1 }, run: body)
+        let second = worker.start(starting: { queued.append("second") }, run: body)
+        #expect(first && !second)  // one thread at a time
+        lock.lock()
+        while runs < 1, lock.wait(until: Date().addingTimeInterval(10)) {}
+        #expect(runs == 1 && !worker.hasFinished)
+        lock.unlock()
+        worker.stop(timeout: 10)
+        lock.withLock {
+            #expect(worker.hasFinished && worker.isStopping)
+            #expect(endings == 1)
+            #expect(queued == ["first"])
+        }
+        let again = worker.start(starting: { queued.append("again") }, ending: { endings += 1 }, run: body)
+        #expect(again)
+        lock.withLock { #expect(!worker.isStopping) }
+        worker.stop(timeout: 10)
+        lock.withLock { #expect(runs == 2 && endings == 2 && queued == ["first", "again"] && worker.hasFinished) }
+    }
+
+    @Test func stoppingAWorkerThatNeverStartedReturnsAtOnce() {
+        let worker = WorkerThread(name: "faro-test-idle", condition: ConditionLock())
+        let start = Date()
+        worker.stop(timeout: 5)
+        #expect(Date().timeIntervalSince(start) < 4)
+    }
+
     @Test func aConditionWaitTimesOutAtItsDeadline() {
         let lock = ConditionLock()
         let start = Date()

@@ -5,8 +5,8 @@ import Foundation
 /// which installs every tool) it runs anyway and fails on `require()`, because there a missing tool means the set-up
 /// is broken, and a skip would hide it.
 ///
-/// Use it as `@Test(.enabled(if: RequiredTool.chromium.shouldRun, Comment(rawValue: RequiredTool.chromium.reason)))`
-/// and start the test with `try RequiredTool.chromium.require()`.
+/// A test names it in its trait, `.enabled(if: RequiredTool.chromium.shouldRun, Comment(rawValue:
+/// RequiredTool.chromium.reason))`, and starts with `try RequiredTool.chromium.require()`.
 public struct RequiredTool: Sendable {
     /// What the test needs, in words ("chromium").
     public let name: String
