@@ -1,4 +1,5 @@
 # Shared by the bench/*/run.sh scripts (sourced, not run).
+BENCH_LIB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # Sets FARO_BIN and BACKEND_BIN from FARO_BIN_DIR, else the folder of $FARO, else $SCRATCH/release, else
 # .build/release; dies with the build command when one is missing. $1 names the bench in messages.
@@ -77,7 +78,7 @@ bench_desktop_peers() {
     "$py" -m dbusmock --session --template notification_daemon \
         -p '{"capabilities": "body actions icon-static persistence"}' >/dev/null 2>&1 &
     BENCH_PEER_PIDS+=($!)
-    "$py" -m dbusmock --session --template Tests/UI/status_notifier_watcher.py >/dev/null 2>&1 &
+    "$py" -m dbusmock --session --template "$BENCH_LIB_ROOT/Tests/UI/status_notifier_watcher.py" >/dev/null 2>&1 &
     BENCH_PEER_PIDS+=($!)
     gdbus wait --session --timeout 20 org.freedesktop.Notifications || { echo "no notification server" >&2; return 1; }
     gdbus wait --session --timeout 20 org.kde.StatusNotifierWatcher || { echo "no StatusNotifierWatcher" >&2; return 1; }

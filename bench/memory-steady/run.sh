@@ -44,13 +44,10 @@ if [ "${1:-}" = "--inner" ]; then
     pids=()
     finish() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
     trap finish EXIT
-    "$PY" -m dbusmock --session --template notification_daemon \
-        -p '{"capabilities": "body actions icon-static persistence"}' >/dev/null 2>&1 &
-    pids+=($!)
-    "$PY" -m dbusmock --session --template "$ROOT/Tests/UI/status_notifier_watcher.py" >/dev/null 2>&1 &
-    pids+=($!)
-    gdbus wait --session --timeout 20 org.freedesktop.Notifications
-    gdbus wait --session --timeout 20 org.kde.StatusNotifierWatcher
+    # shellcheck source=bench/lib.sh
+    . "$ROOT/bench/lib.sh"
+    bench_desktop_peers "$PY" || { echo "bench/memory-steady: a desktop peer did not start" >&2; exit 1; }
+    pids+=("${BENCH_PEER_PIDS[@]}")
     case $kind in
         c) "$CWINDOW" --stay >"$work/program.log" 2>&1 & ;;
         window) "$FARO" --demo >"$work/program.log" 2>&1 & ;;
