@@ -9,21 +9,22 @@ struct CompileResources: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let resources = context.package.directoryURL.appending(path: "Resources")
         let manifest = resources.appending(path: "faro.gresource.xml")
-        let bundle = context.pluginWorkDirectoryURL.appending(path: "faro.gresource")
         let swift = context.pluginWorkDirectoryURL.appending(path: "EmbeddedResources.swift")
         let inputs = try FileManager.default.subpathsOfDirectory(atPath: resources.path())
             .filter { $0.hasSuffix(".ui") || $0.hasSuffix(".css") || $0.hasSuffix(".xml") }
             .map { resources.appending(path: $0) }
+        let compiler = try systemTool("glib-compile-resources", package: "libglib2.0-dev-bin")
+        // One command with one output, the Swift file: any other output file (the compiled bundle) would become a
+        // SwiftPM resource with a Foundation-importing `Bundle.module` accessor.
         return [
             .buildCommand(
-                displayName: "Compiling the GResource bundle (Resources/faro.gresource.xml)",
-                executable: try systemTool("glib-compile-resources", package: "libglib2.0-dev-bin"),
-                arguments: ["--sourcedir", resources.path(), "--target", bundle.path(), manifest.path()],
-                inputFiles: inputs, outputFiles: [bundle]),
-            .buildCommand(
-                displayName: "Embedding faro.gresource",
+                displayName: "Compiling and embedding the GResource bundle (Resources/faro.gresource.xml)",
                 executable: try context.tool(named: "embed-resource").url,
-                arguments: [bundle.path(), swift.path()], inputFiles: [bundle], outputFiles: [swift]),
+                arguments: [
+                    compiler.path(), resources.path(), manifest.path(), context.pluginWorkDirectoryURL.path(),
+                    swift.path(),
+                ],
+                inputFiles: inputs + [compiler], outputFiles: [swift])
         ]
     }
 }

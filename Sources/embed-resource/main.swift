@@ -1,6 +1,9 @@
-// embed-resource BUNDLE OUT.swift: writes the bytes of a compiled GResource bundle into a Swift source file as a
-// base64 string literal (`FaroResources.bundleBase64`), which compiles in no time whatever its size (an array
-// literal of tens of thousands of bytes does not). Run by the CompileResources build plugin.
+// embed-resource GLIB-COMPILE-RESOURCES SOURCEDIR MANIFEST WORKDIR OUT.swift: compiles a GResource manifest with
+// glib-compile-resources into WORKDIR and writes the bundle's bytes into a Swift source file as a base64 string
+// literal (`FaroResources.bundleBase64`), which compiles in no time whatever its size (an array literal of tens of
+// thousands of bytes does not). Run by the CompileResources build plugin. The bundle is an intermediate file of this
+// one command, not an output of the plugin: SwiftPM makes every non-source output of a build plugin a resource of
+// the target and generates a `Bundle.module` accessor for it, which imports all of Foundation.
 import Glibc
 
 let arguments = CommandLine.arguments
@@ -10,9 +13,32 @@ func complain(_ text: String) {
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
-guard arguments.count == 3, let input = fopen(arguments[1], "rb") else {
-    complain("usage: embed-resource BUNDLE OUT.swift")
+guard arguments.count == 6 else {
+    complain("usage: embed-resource GLIB-COMPILE-RESOURCES SOURCEDIR MANIFEST WORKDIR OUT.swift")
     exit(2)
+}
+let bundlePath = arguments[4] + "/faro.gresource"
+
+/// Runs `argv` and waits for it; its output goes to this tool's.
+func run(_ argv: [String]) -> Int32 {
+    var cArguments = argv.map { strdup($0) }
+    cArguments.append(nil)
+    defer { for argument in cArguments { free(argument) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, argv[0], nil, nil, cArguments, environ)
+    guard spawned == 0 else {
+        complain("embed-resource: cannot run \(argv[0]): \(String(cString: strerror(spawned)))")
+        return 127
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status
+}
+
+let compiled = run([arguments[1], "--sourcedir", arguments[2], "--target", bundlePath, arguments[3]])
+guard compiled == 0, let input = fopen(bundlePath, "rb") else {
+    complain("embed-resource: glib-compile-resources failed on \(arguments[3]) (wait status \(compiled))")
+    exit(1)
 }
 var bytes: [UInt8] = []
 var chunk = [UInt8](repeating: 0, count: 65536)
@@ -45,8 +71,8 @@ let source = """
     }
 
     """
-guard let output = fopen(arguments[2], "wb") else {
-    complain("embed-resource: cannot write \(arguments[2])")
+guard let output = fopen(arguments[5], "wb") else {
+    complain("embed-resource: cannot write \(arguments[5])")
     exit(1)
 }
 fputs(source, output)
