@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes bench/window/startup-order.txt: the functions of `faro` that the window runs from launch until it has been
-# showing its rows for a while, one `.text.<symbol>` line each, for ld.gold's --section-ordering-file (Package.swift,
+# showing its rows for a while, one symbol name a line, for ld.lld's --symbol-ordering-file (Package.swift,
 # `faroReleaseLinking`). Laid out side by side, they fill a few hundred contiguous pages instead of being spread
 # over the executable's 10 MB of text, most of which the kernel maps in 64 KB fault-around windows: resident
 # memory and page faults at launch go down (bench/window/run.sh, bench/memory-steady/run.sh).

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """startup_order.py CALLGRIND_OUT OBJECT_NAME: the functions callgrind saw run in OBJECT_NAME (the file name of the
-executable), as ld.gold --section-ordering-file lines (`.text.<symbol>`, sorted), on stdout. First comes
-`.text..L*`: the functions LLVM names with local labels (`.L__unnamed_N`, `.Lobjectdestroy.N`) have no symbol for
-callgrind to report, and their section names repeat in every object; together they are ~10 KB, so all go first.
+executable), one symbol name a line (sorted), on stdout: the list that ld.lld's --symbol-ordering-file lays out
+first. The functions LLVM names with local labels (`.L__unnamed_N`, `.Lobjectdestroy.N`) have no symbol to list;
+together they are ~10 KB.
 
 Callgrind's output names each object once as `ob=(N) path` (later `ob=(N)`), each function as `fn=(M) name` (later
 `fn=(M)`); the functions listed after an `ob=` line ran in that object. Recursion suffixes (`'2`) are dropped.
@@ -31,11 +31,10 @@ def functions(path, object_name):
 
 
 def main():
-    print("# The functions the window runs at launch, for ld.gold --section-ordering-file (Package.swift).")
+    print("# The functions the window runs at launch, for ld.lld --symbol-ordering-file (Package.swift).")
     print("# Made by bench/window/startup-order.sh; do not edit by hand.")
-    print(".text..L*")
     for name in functions(sys.argv[1], sys.argv[2]):
-        print(".text." + name)
+        print(name)
 
 
 if __name__ == "__main__":
