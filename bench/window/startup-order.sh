@@ -8,13 +8,14 @@
 # How: the release `faro` runs as the launch benchmark runs it (its tray, a faro-backend naming the 8 demo beacons,
 # a replay of them, a notification server and a StatusNotifierWatcher on a private session bus, Xvfb) under
 # valgrind's callgrind for ORDER_SECONDS (default 40; under valgrind the first frame takes a few seconds), then
-# quits on SIGTERM. Every function callgrind saw run in the executable is listed, sorted by name. Run it again
-# after changes to what the window does at launch: a stale list costs only memory (the linker ignores names that
-# are gone; new functions go after the listed ones).
+# quits on SIGTERM; then `faro --demo` runs the same way for ORDER_DEMO_SECONDS. Every function callgrind saw run
+# in the executable is listed: the launch's sorted by name, then those only the demo ran. Run it again after
+# changes to what the window does: a stale list costs only memory (the linker skips names that are gone; new
+# functions go after the listed ones).
 #
 # Environment: FARO (release faro binary; default .build/release/faro, faro-backend beside it), ORDER_SECONDS,
-# ORDER_OUT (default bench/window/startup-order.txt). Needs valgrind, Xvfb, dbus-run-session, python3-dbusmock,
-# binutils (strip, nm).
+# ORDER_DEMO_SECONDS (default 120), ORDER_OUT (default bench/window/startup-order.txt). Needs valgrind, Xvfb,
+# dbus-run-session, python3-dbusmock, binutils (strip, nm).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -42,6 +43,7 @@ if [ -z "${FARO_ORDER_INNER:-}" ]; then
 fi
 
 SECONDS_RUN="${ORDER_SECONDS:-40}"
+DEMO_SECONDS="${ORDER_DEMO_SECONDS:-120}"
 OUT_FILE="${ORDER_OUT:-$ROOT/bench/window/startup-order.txt}"
 TMP="$(mktemp -d /tmp/faro-startup-order.XXXXXX)"
 # valgrind 3.19 cannot read the DWARF 5 debug information of Swift 6 binaries: it runs a copy without it, kept in
@@ -72,14 +74,22 @@ PIDS+=($!)
 URL="$(bench_backend_url "$TMP/backend.out")" || die "faro-backend did not start: $(tail -n 3 "$TMP/backend.log")"
 "$PY" bench/window/make_replay.py "$TMP/demo8.jsonl" --beacons 8 --seconds $((SECONDS_RUN + 30))
 
-valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file="$TMP/callgrind.out" \
-    "$COPY" --source replay "$TMP/demo8.jsonl" --backend "$URL" >"$TMP/faro.log" 2>&1 &
-FARO_PID=$!
-PIDS+=("$FARO_PID")
-sleep "$SECONDS_RUN"
-kill -TERM "$FARO_PID" 2>/dev/null || true
-wait "$FARO_PID" || die "faro under callgrind failed: $(tail -n 5 "$TMP/faro.log")"
-"$PY" bench/window/startup_order.py "$TMP/callgrind.out" "$(basename "$COPY")" >"$OUT_FILE.tmp"
+# First the launch benchmark's run (laid out first), then `faro --demo` for DEMO_SECONDS: what the window runs
+# while it lives (zones, notifications, the outbox, the catalog's pulls), which the steady-memory benchmark measures.
+record() {  # record NAME SECONDS ARGS...: callgrind's recording of faro ARGS, stopped with SIGTERM after SECONDS.
+    local name="$1" seconds="$2"
+    shift 2
+    valgrind --tool=callgrind --demangle=no --dump-instr=no --callgrind-out-file="$TMP/$name.out" \
+        "$COPY" "$@" >"$TMP/$name.log" 2>&1 &
+    FARO_PID=$!
+    PIDS+=("$FARO_PID")
+    sleep "$seconds"
+    kill -TERM "$FARO_PID" 2>/dev/null || true
+    wait "$FARO_PID" || die "faro $* under callgrind failed: $(tail -n 5 "$TMP/$name.log")"
+}
+record launch "$SECONDS_RUN" --source replay "$TMP/demo8.jsonl" --backend "$URL"
+record demo "$DEMO_SECONDS" --demo
+"$PY" bench/window/startup_order.py "$(basename "$COPY")" "$TMP/launch.out" "$TMP/demo.out" >"$OUT_FILE.tmp"
 [ -s "$OUT_FILE.tmp" ] || die "callgrind saw no function of faro run"
 mv "$OUT_FILE.tmp" "$OUT_FILE"
 echo "bench/window/startup-order: $(wc -l <"$OUT_FILE") functions written to $OUT_FILE" >&2

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""startup_order.py CALLGRIND_OUT OBJECT_NAME: the functions callgrind saw run in OBJECT_NAME (the file name of the
-executable), one symbol name a line (sorted), on stdout: the list that ld.lld's --symbol-ordering-file lays out
-first. The functions LLVM names with local labels (`.L__unnamed_N`, `.Lobjectdestroy.N`) have no symbol to list;
-together they are ~10 KB.
+"""startup_order.py OBJECT_NAME CALLGRIND_OUT...: the functions callgrind saw run in OBJECT_NAME (the file name of
+the executable), one symbol name a line, on stdout: the list that ld.lld's --symbol-ordering-file lays out first, in
+this order. The first recording's functions come first (sorted by name), then those that only the next one ran,
+and so on: the launch ahead of what the app runs later. The functions LLVM names with local labels
+(`.L__unnamed_N`, `.Lobjectdestroy.N`) have no symbol to list; together they are ~10 KB.
 
 Callgrind's output names each object once as `ob=(N) path` (later `ob=(N)`), each function as `fn=(M) name` (later
 `fn=(M)`); the functions listed after an `ob=` line ran in that object. Recursion suffixes (`'2`) are dropped.
@@ -33,8 +34,12 @@ def functions(path, object_name):
 def main():
     print("# The functions the window runs at launch, for ld.lld --symbol-ordering-file (Package.swift).")
     print("# Made by bench/window/startup-order.sh; do not edit by hand.")
-    for name in functions(sys.argv[1], sys.argv[2]):
-        print(name)
+    listed = set()
+    for recording in sys.argv[2:]:
+        for name in functions(recording, sys.argv[1]):
+            if name not in listed:
+                listed.add(name)
+                print(name)
 
 
 if __name__ == "__main__":
