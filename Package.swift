@@ -24,20 +24,21 @@ func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 ///   relocations (Swift metadata, witness tables and the runtime's pointers) are stored as an 8 KB bitmap (DT_RELR)
 ///   instead of a 944 KB table of 24-byte entries, which ld.so read, and so kept resident, at every start. The
 ///   address-space randomisation of a position-independent executable stays.
-/// - `--symbol-ordering-file`: the functions the window runs from launch to its first rows
-///   (`bench/window/startup-order.txt`, made by `bench/window/startup-order.sh`) are laid out side by side, ahead of
-///   the rest (every function has its own section, see `releaseFunctionSections`). A stale list only costs memory:
-///   names that no longer exist are skipped (`--no-warn-symbol-ordering`), new functions go after the listed ones.
+/// - `--symbol-ordering-file`: the functions the window runs from launch to its first rows, then those `--demo`
+///   runs (`bench/window/startup-order.txt`, made by `bench/window/startup-order.sh`), are laid out side by side,
+///   ahead of the rest (every function has its own section, see `releaseFunctionSections`). A stale list only costs
+///   memory: names that no longer exist are skipped (`--no-warn-symbol-ordering`), new functions go after the listed
+///   ones.
 /// - `--no-export-dynamic`: the static Swift runtime's link arguments export every public symbol of the executable
 ///   (5,000), which nothing loads by name; their tables were resident, and every library's symbol lookups
 ///   searched them first.
 /// - `-L scripts/static-libstdc++`: the C++ runtime the static Swift runtime needs is linked statically, through
 ///   the linker script there. The shared libstdc++ was 1.2 MB resident (its symbol tables, searched by every
 ///   library's lookups, and scattered code) for the few functions Faro calls; nothing else in the process loads it.
-/// lld resolves an undefined symbol from any archive on the command line, wherever it stands: a module that
-/// imported all of Foundation (as SwiftPM's `Bundle.module` accessors do) would pull its archive and ICU's 30 MB
-/// of data in, where gold found the same symbols in FoundationEssentials first. `bench/window/startup-order.sh`
-/// refuses such an executable.
+/// lld resolves an undefined symbol from any archive on the command line, wherever it stands (gold searches each
+/// archive only where it stands): a module that imported all of Foundation (as SwiftPM's `Bundle.module` accessors
+/// do) would pull its archive and ICU's 30 MB of data in. `scripts/check-deb.sh` and
+/// `bench/window/startup-order.sh` refuse such an executable.
 let startupOrder = Context.packageDirectory + "/bench/window/startup-order.txt"
 let staticLibstdcxx = Context.packageDirectory + "/scripts/static-libstdc++"
 

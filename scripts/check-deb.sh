@@ -53,6 +53,24 @@ case $status in
   *) fail "lintian did not run (status $status)" ;;
 esac
 
+# How the release faro was linked (Package.swift, faroReleaseLinking), on the package's unstripped build: only
+# FoundationEssentials, not all of Foundation and ICU (what a Bundle.module accessor, or a String method resolved
+# to Foundation's, would pull in through ld.lld), and its relative relocations packed (DT_RELR) where glibc reads
+# them (2.36 and later).
+binary=build/debian-meson/faro
+[ -x "$binary" ] || fail "no release faro at $binary after make deb"
+nm "$binary" >"$tmp/faro.nm" 2>/dev/null || fail "nm could not read $binary"
+if grep -q ' \$s10Foundation' "$tmp/faro.nm"; then
+  fail "$binary links all of Foundation (a module imports Foundation rather than FoundationEssentials?)"
+fi
+glibc=$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')
+if [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n 1)" = 2.36 ]; then
+  readelf -SW "$binary" | grep -q ' \.relr\.dyn ' \
+    || fail "$binary has no packed relocations (.relr.dyn) on glibc $glibc"
+fi
+relocations=$(readelf -SW "$binary" | grep -o '\.rel[ar]\.dyn' | tr '\n' ' ')
+echo "check-deb: release faro links FoundationEssentials only; its relocation sections: $relocations"
+
 dpkg_locked -i "$deb" || fail "dpkg -i $deb failed"
 installed=1
 dpkg-query -L faro | sort >"$tmp/files"

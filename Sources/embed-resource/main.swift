@@ -19,7 +19,7 @@ guard arguments.count == 6 else {
 }
 let bundlePath = arguments[4] + "/faro.gresource"
 
-/// Runs `argv` and waits for it; its output goes to this tool's.
+/// Runs `argv` and waits for it; its output goes to this tool's. Returns its exit status.
 func run(_ argv: [String]) -> Int32 {
     var cArguments = argv.map { strdup($0) }
     cArguments.append(nil)
@@ -32,12 +32,13 @@ func run(_ argv: [String]) -> Int32 {
     }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return status
+    let signal = status & 0x7f
+    return signal == 0 ? (status >> 8) & 0xff : 128 + signal  // as a shell reports it
 }
 
 let compiled = run([arguments[1], "--sourcedir", arguments[2], "--target", bundlePath, arguments[3]])
 guard compiled == 0, let input = fopen(bundlePath, "rb") else {
-    complain("embed-resource: glib-compile-resources failed on \(arguments[3]) (wait status \(compiled))")
+    complain("embed-resource: glib-compile-resources failed on \(arguments[3]) (exit status \(compiled))")
     exit(1)
 }
 var bytes: [UInt8] = []
