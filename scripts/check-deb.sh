@@ -63,12 +63,14 @@ nm "$binary" >"$tmp/faro.nm" 2>/dev/null || fail "nm could not read $binary"
 if grep -q ' \$s10Foundation' "$tmp/faro.nm"; then
   fail "$binary links all of Foundation (a module imports Foundation rather than FoundationEssentials?)"
 fi
+# (readelf into a file: `grep -q` in a pipe would stop reading at the first match, and under pipefail readelf's
+# SIGPIPE would fail the check.)
+readelf -SW "$binary" >"$tmp/faro.sections" || fail "readelf could not read $binary"
 glibc=$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')
 if [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n 1)" = 2.36 ]; then
-  readelf -SW "$binary" | grep -q ' \.relr\.dyn ' \
-    || fail "$binary has no packed relocations (.relr.dyn) on glibc $glibc"
+  grep -q ' \.relr\.dyn ' "$tmp/faro.sections" || fail "$binary has no packed relocations (.relr.dyn) on glibc $glibc"
 fi
-relocations=$(readelf -SW "$binary" | grep -o '\.rel[ar]\.dyn' | tr '\n' ' ')
+relocations=$(grep -o '\.rel[ar]\.dyn' "$tmp/faro.sections" | tr '\n' ' ')
 echo "check-deb: release faro links FoundationEssentials only; its relocation sections: $relocations"
 
 dpkg_locked -i "$deb" || fail "dpkg -i $deb failed"
