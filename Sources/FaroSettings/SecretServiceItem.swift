@@ -2,13 +2,17 @@ internal import CSecret
 
 /// Faro's one item in the Secret Service: the app key, under the schema `io.github.faro.Faro.AppKey` with the
 /// attribute `kind=app-key` (so `secret-tool lookup kind app-key` finds it too), in the default collection.
-/// Each call is libsecret's synchronous `secret_password_*v_sync`.
+/// Each call is libsecret's synchronous `secret_password_*v_sync`; a lookup first asks whether the item exists.
 enum SecretServiceItem {
     static let schemaName = "io.github.faro.Faro.AppKey"
     static let label = "Faro app key (ZUMO-API-KEY)"
 
+    /// The stored key, or nil. Reading a secret needs an encrypted session with the service (a Diffie-Hellman
+    /// exchange through libgcrypt: about 0.7 MB resident from then on, in a tray app that lives all day); asking
+    /// whether the item exists does not. Most users store no key, so the session is opened only when there is one.
     static func lookup() throws(AppKeyError) -> String? {
         try withSchema { schema, attributes throws(AppKeyError) in
+            guard try itemExists(schema, attributes) else { return nil }
             var error: UnsafeMutablePointer<GError>?
             let found = secret_password_lookupv_sync(schema, attributes, nil, &error)
             try check(error)
@@ -34,6 +38,22 @@ enum SecretServiceItem {
             _ = secret_password_clearv_sync(schema, attributes, nil, &error)
             try check(error)
         }
+    }
+
+    /// Whether the service holds an item under the schema and attributes, locked or not, asked without a session
+    /// (`secret_service_search_sync` with no flags loads no secret and unlocks nothing).
+    private static func itemExists(
+        _ schema: UnsafePointer<SecretSchema>, _ attributes: OpaquePointer
+    ) throws(AppKeyError) -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        let service = secret_service_get_sync(SECRET_SERVICE_NONE, nil, &error)
+        try check(error)
+        guard let service else { throw .secretService("no Secret Service answered") }
+        defer { g_object_unref(service) }
+        let items = secret_service_search_sync(service, schema, attributes, SECRET_SEARCH_NONE, nil, &error)
+        try check(error)
+        defer { g_list_free_full(items, g_object_unref) }
+        return items != nil
     }
 
     /// Runs `body` with the schema and the attributes that name the item.

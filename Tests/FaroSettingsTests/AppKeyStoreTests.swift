@@ -111,6 +111,45 @@ struct AppKeyStoreTests {
         #expect(gone.stdout.isEmpty)
     }
 
+    /// With no key stored, reading one opens no encrypted session (its key exchange keeps libgcrypt resident in a
+    /// tray app all day); with a key stored, the read opens one to fetch it. Seen by dbus-monitor on the bus.
+    @Test func readingWhenNoKeyIsStoredOpensNoSession() throws {
+        guard let keyring = try Keyring() else { return }
+        let monitor = try ChildProcess(
+            "/usr/bin/dbus-monitor",
+            ["--session", "interface='org.freedesktop.Secret.Service',member='OpenSession'"],
+            environment: keyring.environment)
+        defer { monitor.signal(SIGTERM) }
+        // dbus-monitor gives up its name once it has become a monitor.
+        try #require(monitor.waitForLine(timeout: 20) { $0.contains("member=NameLost") } != nil, "\(monitor.stderr)")
+        let sessions = { monitor.stdout.components(separatedBy: "member=OpenSession").count - 1 }
+        let faro = Paths.executable("faro")
+
+        let none = try ChildProcess.run(faro, ["app-key"], environment: keyring.environment)
+        #expect(none.stdout.contains("No app key is stored."), "\(none.stdout)\(none.stderr)")
+        let set = try ChildProcess.run(
+            faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("k3y\n".utf8))
+        try #require(set.status == 0, "\(set.stderr)")
+        // The store's own session is the monitor's proof that it sees OpenSession at all.
+        let afterStore = try #require(Self.settle(sessions), "dbus-monitor saw no session for the store")
+        let stored = try ChildProcess.run(faro, ["app-key"], environment: keyring.environment)
+        #expect(stored.stdout.contains("An app key is stored."), "\(stored.stdout)\(stored.stderr)")
+        #expect(Self.settle(sessions, above: afterStore) == afterStore + 1, "\(monitor.stdout)")
+        #expect(afterStore == 1, "the read with no key stored opened a session: \(monitor.stdout)")
+    }
+
+    /// The count once it is above `floor` and has not moved for half a second (within 10 s), or nil.
+    private static func settle(_ count: () -> Int, above floor: Int = 0) -> Int? {
+        var last = -1
+        for _ in 0..<100 {
+            let now = count()
+            if now > floor && now == last { return now }
+            last = now
+            usleep(500_000)
+        }
+        return nil
+    }
+
     /// The key reaches the backend: one that demands ZUMO-API-KEY accepts the row only once the key is stored.
     @Test func theStoredKeyIsSentToTheBackend() throws {
         guard let keyring = try Keyring() else { return }
