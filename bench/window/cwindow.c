@@ -9,12 +9,24 @@
  * "row" once per row, as Faro's templates would be) instead of code, so that the launch benchmark shows what
  * parsing templates costs beside the same window built in code.
  *
+ * Built with -DCWINDOW_CURL (and libcurl), --pull URL makes it the like-for-like reference for Faro's run with rows:
+ * behind its first frame, as Faro's LaunchWork does, it fetches the backend's catalog page with libcurl (the
+ * tables protocol's headers, the answer read and dropped) before it quits, so libcurl with its TLS and
+ * authentication libraries and OpenSSL's start are in its peak as they are in Faro's. It exits 1 unless the
+ * answer is a 200.
+ *
  * Build: cc -O2 cwindow.c -o cwindow $(pkg-config --cflags --libs gtk+-3.0)
+ *        cc -O2 -DCWINDOW_CURL cwindow.c -o cwindow-curl $(pkg-config --cflags --libs gtk+-3.0 libcurl)
  * Run:   ./cwindow [--builder FILE]          (quits after the first frame)
  *        ./cwindow [--builder FILE] --stay   (stays open, for looking at it)
+ *        ./cwindow-curl --pull URL           (quits after the first frame and the pull)
  */
 #include <gtk/gtk.h>
+#include <stdlib.h>
 #include <string.h>
+#ifdef CWINDOW_CURL
+#include <curl/curl.h>
+#endif
 
 static const struct {
     const char *title, *client, *distance, *proximity;
@@ -29,8 +41,43 @@ static const struct {
     {"Cartelera de hoy", "Cine Tonalá", "≈ 40 m", "far"},
 };
 
+static const char *pull_url;
+
+#ifdef CWINDOW_CURL
+static size_t drop_body(char *data, size_t size, size_t count, void *user) {
+    (void)data;
+    *(size_t *)user += size * count;
+    return size * count;
+}
+
+/* One GET of the catalog page, as Faro's tables client asks for it. Exits 1 unless the backend answers 200. */
+static void pull_catalog(const char *url) {
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    CURL *curl = curl_easy_init();
+    struct curl_slist *headers = curl_slist_append(NULL, "ZUMO-API-VERSION: 2.0.0");
+    headers = curl_slist_append(headers, "Accept: application/json");
+    size_t bytes = 0;
+    long status = 0;
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, drop_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &bytes);
+    CURLcode result = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    if (result != CURLE_OK || status != 200 || bytes == 0) {
+        fprintf(stderr, "cwindow: %s: %s, HTTP %ld, %zu bytes\n", url, curl_easy_strerror(result), status, bytes);
+        exit(1);
+    }
+}
+#endif
+
 static gboolean quit_now(gpointer data) {
     (void)data;
+#ifdef CWINDOW_CURL
+    if (pull_url) pull_catalog(pull_url);
+#endif
     gtk_main_quit();
     return G_SOURCE_REMOVE;
 }
@@ -138,7 +185,14 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--stay") == 0) stay = TRUE;
         else if (strcmp(argv[i], "--builder") == 0 && i + 1 < argc) builder_file = argv[++i];
+        else if (strcmp(argv[i], "--pull") == 0 && i + 1 < argc) pull_url = argv[++i];
     }
+#ifndef CWINDOW_CURL
+    if (pull_url) {
+        fprintf(stderr, "cwindow: --pull needs a build with -DCWINDOW_CURL\n");
+        return 2;
+    }
+#endif
     gtk_init(&argc, &argv);
     if (builder_file) {
         GtkWidget *window = window_from(builder_file);

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Launch to first frame and peak resident memory: Faro against the plain C GTK3 window, alternating, same display.
 
-  launch.py ROUNDS CWINDOW TEMPLATE [--builder-timing LIB] -- FARO_COMMAND...
+  launch.py ROUNDS CWINDOW TEMPLATE [--builder-timing LIB] [--c-curl CWINDOW_CURL URL] -- FARO_COMMAND...
 
 Each round runs, in alternating order:
   c          the C window built in code (it quits after its first frame, which shows its 8 rows);
   c_builder  the same C window built from the GtkBuilder definition TEMPLATE (what parsing templates adds);
   faro       Faro with FARO_EXIT_AFTER_FIRST_FRAME=1: quits after its window's first frame;
   faro_rows  Faro with FARO_EXIT_AFTER_FIRST_FRAME=rows: quits after the first frame that shows beacon rows.
+  c_curl     with --c-curl: the C window built with libcurl (cwindow.c, -DCWINDOW_CURL), which after its first
+             frame fetches the backend's catalog page URL before it quits: the like-for-like reference for the
+             peak of faro_rows, whose catalog pull has libcurl and OpenSSL's start in it. Reported beside the
+             goal's ratio, which stays the one against the plain C window.
 FARO_COMMAND is Faro as a user runs it: tray on, a backend, the 8 beacons of the C window's list. Wall time is
 spawn to exit (time.perf_counter around posix_spawn and wait4); CPU time is the child's user + system time and
 peak RSS its ru_maxrss, both from wait4. One unmeasured warm-up run of each comes first (disk cache, the
@@ -59,17 +63,20 @@ def main():
     faro = sys.argv[sys.argv.index("--") + 1:]
     rounds, cwindow, template = int(args[0]), args[1], args[2]
     timing_lib = args[args.index("--builder-timing") + 1] if "--builder-timing" in args else None
+    c_curl = args[args.index("--c-curl") + 1:args.index("--c-curl") + 3] if "--c-curl" in args else None
     kinds = {
         "c": ([cwindow], {}),
         "c_builder": ([cwindow, "--builder", template], {}),
         "faro": (faro, {"FARO_EXIT_AFTER_FIRST_FRAME": "1"}),
         "faro_rows": (faro, {"FARO_EXIT_AFTER_FIRST_FRAME": "rows"}),
     }
+    if c_curl:
+        kinds["c_curl"] = ([c_curl[0], "--pull", c_curl[1]], {})
     results = {k: ([], [], []) for k in kinds}
     for k, (argv, env) in kinds.items():
         run(argv, env)
     for r in range(rounds):
-        order = list(kinds) if r % 2 == 0 else ["faro", "c_builder", "c", "faro_rows"]
+        order = list(kinds) if r % 2 == 0 else list(reversed(kinds))
         for k in order:
             ms, kb, cpu = run(*kinds[k])
             for i, v in enumerate((ms, kb, cpu)):
@@ -87,6 +94,10 @@ def main():
           f" window_rows_cpu_ratio={cpu_ratio:.2f} window_first_frame_cpu_faro_ms={f_cpu:.0f}")
     print(f"window_first_frame_c_builder_ms={b_ms:.1f} window_c_builder_cost_ms={b_ms - c_ms:.1f}"
           f" window_c_builder_cpu_ms={b_cpu:.0f} window_peak_rss_c_builder_kb={b_kb:.0f}")
+    if c_curl:
+        cc_ms, cc_kb, cc_cpu = med["c_curl"]
+        print(f"window_peak_rss_c_curl_kb={cc_kb:.0f} window_rss_ratio_c_curl={r_kb / cc_kb:.2f}"
+              f" window_c_curl_ms={cc_ms:.1f} window_c_curl_cpu_ms={cc_cpu:.0f}")
     if timing_lib:
         calls, spent = [], []
         with tempfile.TemporaryDirectory() as folder:

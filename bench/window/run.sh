@@ -11,8 +11,10 @@
 #      window's first frame (=1; the quit comes before the work Faro starts behind that frame, FaroUI's LaunchWork:
 #      the app key read, the catalog's first pull, the outbox), or after the first frame with rows (=rows; they
 #      arrive with the list's first 1 Hz tick, when that work has run: libcurl and the pull are in its peak). The
-#      peak RSS compared is that of the run with rows. launch.py also reports the CPU time to the
-#      rows frame against the C window's, and the C window built from a GtkBuilder definition
+#      peak RSS compared is that of the run with rows. Beside that ratio (the goal's), the peak of the C window
+#      built with libcurl that fetches the same backend's catalog page behind its first frame (cwindow.c
+#      -DCWINDOW_CURL --pull): Faro's overhead with the network stack on both sides. launch.py also reports the
+#      CPU time to the rows frame against the C window's, and the C window built from a GtkBuilder definition
 #      (representative.ui) beside the same window built in code: what parsing templates adds at launch.
 #      With builder_timing.c preloaded, further runs report the time Faro itself spends in GtkBuilder calls
 #      (0 calls until Faro's views come from Resources/ templates).
@@ -27,6 +29,7 @@
 # bench-out). Whole run: about 2 minutes. Prints key=value lines:
 #   window_first_frame_faro_ms=… window_first_frame_c_ms=… window_first_frame_ratio=… window_first_frame_goal_1_3x=yes|no
 #   window_peak_rss_faro_kb=… window_peak_rss_c_kb=… window_rss_ratio=… window_rss_goal_1_5x=yes|no
+#   window_peak_rss_c_curl_kb=… window_rss_ratio_c_curl=… window_c_curl_ms=… window_c_curl_cpu_ms=…
 #   window_rows_frame_faro_ms=… window_rows_cpu_faro_ms=… window_c_cpu_ms=… window_rows_cpu_ratio=…
 #   window_first_frame_c_builder_ms=… window_c_builder_cost_ms=… window_faro_builder_calls=… window_faro_builder_ms=…
 #   window_1000_stall_p50_ms=… window_1000_stall_p99_ms=… window_1000_stall_max_ms=… window_1000_stall_samples=…
@@ -95,6 +98,9 @@ if [ "$ROUNDS" -gt 0 ]; then
     # shellcheck disable=SC2046
     cc -O2 -shared -fPIC bench/window/builder_timing.c -o "$OUT/builder_timing.so" \
         $(pkg-config --cflags gtk+-3.0 2>/dev/null) -ldl || die "could not build bench/window/builder_timing.c"
+    # shellcheck disable=SC2046
+    cc -O2 -DCWINDOW_CURL bench/window/cwindow.c -o "$OUT/cwindow-curl" \
+        $(pkg-config --cflags --libs gtk+-3.0 libcurl 2>/dev/null) || die "could not build cwindow.c with libcurl"
     "$PY" bench/window/make_replay.py "$OUT/demo8.jsonl" --beacons 8 --seconds 30
 fi
 if [ "$STALL_SECONDS" -gt 0 ]; then
@@ -122,7 +128,9 @@ if [ "$ROUNDS" -gt 0 ]; then
     PEERS+=($!)
     URL="$(bench_backend_url "$TMP/backend.out")" || die "faro-backend did not start: $(tail -n 3 "$OUT/backend.log")"
     "$PY" bench/window/launch.py "$ROUNDS" "$OUT/cwindow" bench/window/representative.ui \
-        --builder-timing "$OUT/builder_timing.so" -- "$FARO" --source replay "$OUT/demo8.jsonl" --backend "$URL" \
+        --builder-timing "$OUT/builder_timing.so" \
+        --c-curl "$OUT/cwindow-curl" "$URL/tables/beacons?\$top=50&__includeDeleted=true" \
+        -- "$FARO" --source replay "$OUT/demo8.jsonl" --backend "$URL" \
         2>"$OUT/launch.log" >>"$FARO_WINDOW_BENCH_RESULTS" || die "launch benchmark failed: $(tail -n 3 "$OUT/launch.log")"
     for p in "${PEERS[@]}"; do kill "$p" 2>/dev/null || true; done
     PEERS=()
