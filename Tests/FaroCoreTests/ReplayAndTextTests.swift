@@ -98,6 +98,23 @@ struct ReplayAndTextTests {
         #expect(try ReplayReader.parse(text: "") == [])
     }
 
+    @Test func recordsWithTheSameAdvertisementShareOneCopyOfIt() throws {
+        let beacon = "0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"
+        let text = (0..<50).map { i in
+            let data = i % 5 == 4 ? "4c00" : beacon
+            return #"{"t": \#(i), "address": "C0:FF:EE:00:00:0\#(i % 3)", "rssi": -60, "data": "\#(data)"}"#
+        }.joined(separator: "\n")
+        let records = try ReplayReader.parse(text: text)
+        #expect(records.count == 50)
+        let storage = Set(records.map { $0.data.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } })
+        #expect(storage.count == 2)
+        #expect(records[0].data == (try Hex.decode(beacon)) && records[4].data == [0x4C, 0x00])
+        // A record changed afterwards gets its own copy; the others keep theirs.
+        var changed = records
+        changed[0].data[0] = 0
+        #expect(changed[1].data == records[1].data && changed[0].data != records[1].data)
+    }
+
     @Test func hex() throws {
         #expect(try Hex.decode("4C 00:02 15") == [0x4C, 0x00, 0x02, 0x15])
         #expect(try Hex.decode("0xff") == [0xFF])
