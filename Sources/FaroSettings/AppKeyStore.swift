@@ -4,8 +4,10 @@ import Glibc
 
 /// Why the app key could not be read, stored or removed, said so that the user can act.
 public enum AppKeyError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The Secret Service answered with an error (a locked keyring that cannot be unlocked without a prompt…).
+    /// The Secret Service answered with an error.
     case secretService(String)
+    /// The keyring that holds (or would hold) the key is locked, and no prompt could unlock it.
+    case keyringLocked
     /// The fallback file cannot be read or written.
     case file(path: String, reason: String)
     /// The fallback file is readable by other users, so the key may have leaked and is not used.
@@ -16,6 +18,9 @@ public enum AppKeyError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .secretService(let message): return "the Secret Service refused: \(message)"
+        case .keyringLocked:
+            return "the keyring that keeps the app key is locked: unlock it (log in to the desktop session, or open "
+                + "Passwords and Keys) and try again, or give the key in $FARO_APP_KEY"
         case .file(let path, let reason): return "\(path): \(reason)"
         case .exposed(let path, let mode):
             return "\(path) is readable by other users (mode \(String(mode, radix: 8))): the key in it is not used; "

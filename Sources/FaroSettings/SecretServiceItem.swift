@@ -10,6 +10,7 @@ enum SecretServiceItem {
     /// The stored key, or nil. Reading a secret needs an encrypted session with the service (a Diffie-Hellman
     /// exchange through libgcrypt: about 0.7 MB resident from then on, in a tray app that lives all day); asking
     /// whether the item exists does not. Most users store no key, so the session is opened only when there is one.
+    /// (A key in a locked keyring is not found either way: GNOME Keyring does not match a locked item's schema.)
     static func lookup() throws(AppKeyError) -> String? {
         try withSchema { schema, attributes throws(AppKeyError) in
             guard try itemExists(schema, attributes) else { return nil }
@@ -78,8 +79,10 @@ enum SecretServiceItem {
 
     private static func check(_ error: UnsafeMutablePointer<GError>?) throws(AppKeyError) {
         guard let error else { return }
+        let locked =
+            error.pointee.domain == secret_error_get_quark() && error.pointee.code == SECRET_ERROR_IS_LOCKED.rawValue
         let message = String(cString: error.pointee.message)
         g_error_free(error)
-        throw .secretService(message)
+        throw locked ? .keyringLocked : .secretService(message)
     }
 }

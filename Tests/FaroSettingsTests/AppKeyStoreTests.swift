@@ -43,22 +43,24 @@ struct AppKeyStoreTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("app-key")))
     }
 
-    /// A real Secret Service: gnome-keyring-daemon on a private session bus, its login keyring unlocked.
+    /// A real Secret Service: gnome-keyring-daemon on a private session bus, its login keyring unlocked. No display
+    /// is given to it or to Faro, so a keyring that needs unlocking cannot prompt (the prompter fails at once).
     final class Keyring {
         let bus: PrivateBus
-        let daemon: ChildProcess
+        static let executable = "/usr/bin/gnome-keyring-daemon"
+        var daemon: ChildProcess
         let folder: TemporaryDirectory
         var environment: [String: String] {
             bus.environment.merging(
                 [
                     "XDG_DATA_HOME": folder.file("data"), "XDG_CONFIG_HOME": folder.file("config"),
-                    "XDG_RUNTIME_DIR": folder.file("runtime"), "HOME": folder.file("home"),
+                    "XDG_RUNTIME_DIR": folder.file("runtime"), "HOME": folder.file("home"), "DISPLAY": "",
+                    "WAYLAND_DISPLAY": "",
                 ], uniquingKeysWith: { $1 })
         }
 
         init?() throws {
-            let executable = "/usr/bin/gnome-keyring-daemon"
-            guard FileManager.default.isExecutableFile(atPath: executable) else {
+            guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
                 if ProcessInfo.processInfo.environment["CI"] == "true" {
                     Issue.record("gnome-keyring-daemon is missing (scripts/install-deps.sh installs it)")
                 }
@@ -70,18 +72,32 @@ struct AppKeyStoreTests {
                     atPath: folder.file(sub), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
             bus = try PrivateBus()
+            daemon = try Self.start(folder: folder, bus: bus, unlocked: true)
+        }
+
+        /// Stops the daemon and starts another on the same keyrings, the login keyring locked this time.
+        func restartLocked() throws {
+            daemon.signal(SIGTERM)
+            _ = daemon.wait(timeout: 10)
+            daemon = try Self.start(folder: folder, bus: bus, unlocked: false)
+        }
+
+        /// --unlock reads the login keyring's password from stdin, creating the keyring on first use.
+        private static func start(folder: TemporaryDirectory, bus: PrivateBus, unlocked: Bool) throws -> ChildProcess {
             var env = bus.environment
             for (k, v) in ["XDG_DATA_HOME": "data", "XDG_RUNTIME_DIR": "runtime", "HOME": "home"] {
                 env[k] = folder.file(v)
             }
-            // --unlock reads the login keyring's password from stdin, creating the keyring on first use.
-            daemon = try ChildProcess(
-                executable, ["--foreground", "--components=secrets", "--unlock"], environment: env,
-                stdin: Data("faro-test".utf8))
+            env["DISPLAY"] = ""
+            env["WAYLAND_DISPLAY"] = ""
+            let daemon = try ChildProcess(
+                executable, ["--foreground", "--components=secrets"] + (unlocked ? ["--unlock"] : []),
+                environment: env, stdin: unlocked ? Data("faro-test".utf8) : nil)
             let owned = try ChildProcess.run(
                 "/usr/bin/gdbus", ["wait", "--session", "--timeout", "20", "org.freedesktop.secrets"], environment: env,
                 timeout: 30)
             try #require(owned.status == 0, "gnome-keyring-daemon did not start: \(daemon.stderr)")
+            return daemon
         }
 
         deinit { daemon.signal(SIGTERM) }
@@ -109,6 +125,21 @@ struct AppKeyStoreTests {
         let gone = try ChildProcess.run(
             "/usr/bin/secret-tool", ["lookup", "kind", "app-key"], environment: keyring.environment)
         #expect(gone.stdout.isEmpty)
+    }
+
+    /// Storing a key in a keyring that stays locked fails with what to do, not only the service's words.
+    @Test func storingIntoALockedKeyringSaysHowToGoOn() throws {
+        guard let keyring = try Keyring() else { return }
+        let faro = Paths.executable("faro")
+        let set = try ChildProcess.run(
+            faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("k3y\n".utf8))
+        try #require(set.status == 0, "\(set.stderr)")
+        try keyring.restartLocked()
+        let store = try ChildProcess.run(
+            faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("other\n".utf8), timeout: 30)
+        #expect(store.status == 1, "\(store.stdout)\(store.stderr)")
+        #expect(store.stderr.contains("the keyring that keeps the app key is locked: unlock it"), "\(store.stderr)")
+        #expect(store.stderr.contains("$FARO_APP_KEY"))
     }
 
     /// With no key stored, reading one opens no encrypted session (its key exchange keeps libgcrypt resident in a
