@@ -41,7 +41,7 @@ enum SecretServiceItem {
         }
     }
 
-    /// Whether the service holds an item under the schema and attributes, locked or not, asked without a session
+    /// Whether the service shows an item under the schema and attributes, asked without a session
     /// (`secret_service_search_sync` with no flags loads no secret and unlocks nothing).
     private static func itemExists(
         _ schema: UnsafePointer<SecretSchema>, _ attributes: OpaquePointer
