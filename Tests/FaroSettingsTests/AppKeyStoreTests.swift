@@ -50,7 +50,10 @@ struct AppKeyStoreTests {
         static let executable = "/usr/bin/gnome-keyring-daemon"
         var daemon: ChildProcess
         let folder: TemporaryDirectory
-        var environment: [String: String] {
+        var environment: [String: String] { Self.environment(bus: bus, folder: folder) }
+
+        /// What the daemon and the Faro it serves run with: the bus, the keyring's folders, no display.
+        private static func environment(bus: PrivateBus, folder: TemporaryDirectory) -> [String: String] {
             bus.environment.merging(
                 [
                     "XDG_DATA_HOME": folder.file("data"), "XDG_CONFIG_HOME": folder.file("config"),
@@ -84,12 +87,7 @@ struct AppKeyStoreTests {
 
         /// --unlock reads the login keyring's password from stdin, creating the keyring on first use.
         private static func start(folder: TemporaryDirectory, bus: PrivateBus, unlocked: Bool) throws -> ChildProcess {
-            var env = bus.environment
-            for (k, v) in ["XDG_DATA_HOME": "data", "XDG_RUNTIME_DIR": "runtime", "HOME": "home"] {
-                env[k] = folder.file(v)
-            }
-            env["DISPLAY"] = ""
-            env["WAYLAND_DISPLAY"] = ""
+            let env = environment(bus: bus, folder: folder)
             let daemon = try ChildProcess(
                 executable, ["--foreground", "--components=secrets"] + (unlocked ? ["--unlock"] : []),
                 environment: env, stdin: unlocked ? Data("faro-test".utf8) : nil)
