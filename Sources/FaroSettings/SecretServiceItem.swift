@@ -2,7 +2,8 @@ internal import CSecret
 
 /// Faro's one item in the Secret Service: the app key, under the schema `io.github.faro.Faro.AppKey` with the
 /// attribute `kind=app-key` (so `secret-tool lookup kind app-key` finds it too), in the default collection.
-/// Each call is libsecret's synchronous `secret_password_*v_sync`; a lookup first asks whether the item exists.
+/// Each call is libsecret's synchronous `secret_password_*v_sync`; a lookup first asks whether the item exists, and a
+/// lookup or a clear whether a locked keyring holds it.
 enum SecretServiceItem {
     static let schemaName = "io.github.faro.Faro.AppKey"
     static let label = "Faro app key (ZUMO-API-KEY)"
@@ -10,10 +11,14 @@ enum SecretServiceItem {
     /// The stored key, or nil. Reading a secret needs an encrypted session with the service (a Diffie-Hellman
     /// exchange through libgcrypt: about 0.7 MB resident from then on, in a tray app that lives all day); asking
     /// whether the item exists does not. Most users store no key, so the session is opened only when there is one.
-    /// (A key in a locked keyring is not found either way: GNOME Keyring does not match a locked item's schema.)
+    /// A key in a locked keyring is not read (no prompt is raised): that is `AppKeyError.keyringLocked`.
     static func lookup() throws(AppKeyError) -> String? {
         try withSchema { schema, attributes throws(AppKeyError) in
-            guard try itemExists(schema, attributes) else { return nil }
+            switch try presence(schema, attributes) {
+            case .none: return nil
+            case .locked: throw .keyringLocked
+            case .unlocked: break
+            }
             var error: UnsafeMutablePointer<GError>?
             let found = secret_password_lookupv_sync(schema, attributes, nil, &error)
             try check(error)
@@ -33,28 +38,51 @@ enum SecretServiceItem {
         }
     }
 
+    /// Removes the key. One left in a locked keyring is `AppKeyError.keyringLocked`, not a success.
     static func clear() throws(AppKeyError) {
         try withSchema { schema, attributes throws(AppKeyError) in
             var error: UnsafeMutablePointer<GError>?
             _ = secret_password_clearv_sync(schema, attributes, nil, &error)
             try check(error)
+            if try presence(schema, attributes) == .locked { throw .keyringLocked }
         }
     }
 
-    /// Whether the service shows an item under the schema and attributes, asked without a session
-    /// (`secret_service_search_sync` with no flags loads no secret and unlocks nothing).
-    private static func itemExists(
+    /// Where the service shows Faro's item.
+    enum Presence: Equatable {
+        case none
+        /// In a locked collection: neither its secret nor, in GNOME Keyring, its schema can be read until unlocked.
+        case locked
+        case unlocked
+    }
+
+    /// Asked without a session (`secret_service_search_sync` without `SECRET_SEARCH_LOAD_SECRETS` or
+    /// `SECRET_SEARCH_UNLOCK` loads no secret, unlocks nothing and prompts for nothing). GNOME Keyring does not
+    /// match a locked item's schema name, so when nothing unlocked has the schema, the attributes alone are asked
+    /// (`kind=app-key`, no schema): an item with them in a locked collection counts as the key, locked.
+    private static func presence(
         _ schema: UnsafePointer<SecretSchema>, _ attributes: OpaquePointer
-    ) throws(AppKeyError) -> Bool {
+    ) throws(AppKeyError) -> Presence {
         var error: UnsafeMutablePointer<GError>?
         let service = secret_service_get_sync(SECRET_SERVICE_NONE, nil, &error)
         try check(error)
         guard let service else { throw .secretService("no Secret Service answered") }
         defer { g_object_unref(service) }
-        let items = secret_service_search_sync(service, schema, attributes, SECRET_SEARCH_NONE, nil, &error)
-        try check(error)
-        defer { g_list_free_full(items, g_object_unref) }
-        return items != nil
+        var locked = false
+        for named in [true, false] {
+            let items = secret_service_search_sync(
+                service, named ? schema : nil, attributes, SECRET_SEARCH_ALL, nil, &error)
+            try check(error)
+            defer { g_list_free_full(items, g_object_unref) }
+            var node = items
+            while let current = node {
+                let item = current.pointee.data.assumingMemoryBound(to: SecretItem.self)
+                if secret_item_get_locked(item) == 0 { if named { return .unlocked } } else { locked = true }
+                node = current.pointee.next
+            }
+            if locked { return .locked }
+        }
+        return .none
     }
 
     /// Runs `body` with the schema and the attributes that name the item.

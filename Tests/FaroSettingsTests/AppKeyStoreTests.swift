@@ -78,11 +78,11 @@ struct AppKeyStoreTests {
             daemon = try Self.start(folder: folder, bus: bus, unlocked: true)
         }
 
-        /// Stops the daemon and starts another on the same keyrings, the login keyring locked this time.
-        func restartLocked() throws {
+        /// Stops the daemon and starts another on the same keyrings, the login keyring locked or unlocked.
+        func restart(locked: Bool) throws {
             daemon.signal(SIGTERM)
             _ = daemon.wait(timeout: 10)
-            daemon = try Self.start(folder: folder, bus: bus, unlocked: false)
+            daemon = try Self.start(folder: folder, bus: bus, unlocked: !locked)
         }
 
         /// --unlock reads the login keyring's password from stdin, creating the keyring on first use.
@@ -132,12 +132,43 @@ struct AppKeyStoreTests {
         let set = try ChildProcess.run(
             faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("k3y\n".utf8))
         try #require(set.status == 0, "\(set.stderr)")
-        try keyring.restartLocked()
+        try keyring.restart(locked: true)
         let store = try ChildProcess.run(
             faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("other\n".utf8), timeout: 30)
         #expect(store.status == 1, "\(store.stdout)\(store.stderr)")
         #expect(store.stderr.contains("the keyring that keeps the app key is locked: unlock it"), "\(store.stderr)")
         #expect(store.stderr.contains("$FARO_APP_KEY"))
+    }
+
+    /// A key kept in a locked keyring is neither "not stored" nor cleared: both say it is locked and what to do, and
+    /// the key is still there once the keyring is open again.
+    @Test func aKeyInALockedKeyringIsNotTakenForNone() throws {
+        guard let keyring = try Keyring() else { return }
+        let faro = Paths.executable("faro")
+        let set = try ChildProcess.run(
+            faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("k3y-locked\n".utf8))
+        try #require(set.status == 0, "\(set.stderr)")
+        try keyring.restart(locked: true)
+        let show = try ChildProcess.run(faro, ["app-key"], environment: keyring.environment, timeout: 30)
+        #expect(show.status == 1, "\(show.stdout)\(show.stderr)")
+        #expect(!show.stdout.contains("No app key is stored"), "\(show.stdout)")
+        #expect(show.stderr.contains("the keyring that keeps the app key is locked: unlock it"), "\(show.stderr)")
+        let clear = try ChildProcess.run(faro, ["app-key", "clear"], environment: keyring.environment, timeout: 30)
+        #expect(clear.status == 1, "\(clear.stdout)\(clear.stderr)")
+        #expect(!clear.stdout.contains("No app key is stored now"), "\(clear.stdout)")
+        #expect(clear.stderr.contains("$FARO_APP_KEY"), "\(clear.stderr)")
+        // A command that needs the backend says why it has no key, instead of going on without one.
+        let sync = try ChildProcess.run(
+            faro, ["catalog", "sync", "--backend", "http://127.0.0.1:9"], environment: keyring.environment, timeout: 30)
+        #expect(
+            sync.stderr.contains("cannot read the app key: the keyring that keeps the app key is locked"),
+            "\(sync.stdout)\(sync.stderr)")
+        try keyring.restart(locked: false)
+        let kept = try ChildProcess.run(
+            "/usr/bin/secret-tool", ["lookup", "kind", "app-key"], environment: keyring.environment)
+        #expect(kept.stdout == "k3y-locked", "\(kept.stderr)")
+        let unlocked = try ChildProcess.run(faro, ["app-key"], environment: keyring.environment)
+        #expect(unlocked.stdout.contains("An app key is stored."), "\(unlocked.stdout)\(unlocked.stderr)")
     }
 
     /// With no key stored, reading one opens no encrypted session (its key exchange keeps libgcrypt resident in a

@@ -13,7 +13,8 @@ enum AppKeyCommand {
             Service (the desktop's keyring, through libsecret) when one is on the session bus, and otherwise in \
             ~/.config/faro/app-key, readable by you only (mode 0600). 'faro app-key' says which and whether a key is \
             stored; 'set' reads the key from standard input (one line), 'clear' removes it. $FARO_APP_KEY, when \
-            set, is used ahead of the stored key. A Faro window already running reads the key again at once.
+            set, is used ahead of the stored key. A Faro window already running reads the key again at once. A key in \
+            a locked keyring is neither read nor removed (no password prompt is raised): unlock the keyring first.
             """,
         actions: ["set", "clear"],
         examples: [
