@@ -4,9 +4,10 @@ import Testing
 
 /// The window in the field (issue 11), on the real `faro` under Xvfb with a private bus, a python-dbusmock
 /// notification server and a real faro-backend with its fault flags: a start with the backend refusing
-/// connections, a row the backend refuses forever and one queued for another backend in the outbox panel, and a
-/// backend that refuses the app key until it is set. Observed through AT-SPI (Tests/UI/faro_desktop.py), the mock's
-/// recorded calls, `faro outbox --json` on the same profile and the backend's own tables.
+/// connections, a row the backend refuses forever and one queued for another backend in the outbox panel, a
+/// backend that refuses the app key until it is set, and a key kept in a locked keyring. Observed through AT-SPI
+/// (Tests/UI/faro_desktop.py), the mock's recorded calls, `faro outbox --json` on the same profile and the
+/// backend's own tables.
 @Suite("The window in the field", .serialized)
 struct FieldTests {
     typealias Desktop = BackgroundMonitoringTests.Desktop
@@ -163,6 +164,41 @@ struct FieldTests {
             }
         )
         #expect(Self.eventually(20) { try !Self.texts(desktop).contains(refused) })
+        #expect(Self.eventually(10) { (try Self.outbox(desktop)["pending"] as? Int) == 0 })
+    }
+
+    /// A key kept in a keyring that the login left locked: the window says so (not that the server refused the
+    /// key), the row waits, and once the keyring is unlocked, Reintentar reads the key and the row goes.
+    @Test func aKeyInALockedKeyringIsSaidAndReadOnceTheKeyringIsUnlocked() throws {
+        let desktop = try Desktop(backendArguments: ["--app-key", "llave-secreta"])
+        try desktop.notificationServer(actions: true)
+        try desktop.keyring()
+        try Self.registered(desktop, "Paciente SA")
+        let set = try ChildProcess.run(
+            Paths.executable("faro"), ["app-key", "set"], environment: desktop.environment,
+            stdin: Data("llave-secreta\n".utf8), timeout: 30)
+        try #require(set.status == 0, "\(set.stderr)")
+        try desktop.keyring(locked: true)
+        let app = try desktop.faro(["--source", "replay", try BackgroundMonitoringTests.recording(in: desktop.home)])
+        defer { _ = BackgroundMonitoringTests.stop(app) }
+        try desktop.waitForApp(app)
+        let locked = "The keyring that keeps the app key is locked; unlock it and press Retry."
+        #expect(
+            Self.eventually(40) { try Self.texts(desktop).contains(locked) }, "\((try? Self.texts(desktop)) ?? [])")
+        #expect(try Self.texts(desktop).filter { $0 == locked }.count == 1)
+        #expect(try !Self.texts(desktop).contains("The server refused the app key; submissions wait until it is set."))
+        #expect(Self.eventually(10) { (try Self.outbox(desktop)["pending"] as? Int) == 1 })
+        #expect(try desktop.backend.rows("interested", key: "llave-secreta").isEmpty)
+
+        try desktop.keyring(locked: false)
+        try desktop.desktop(["press", "Retry connecting to the server"])
+        #expect(
+            Self.eventually(40) {
+                Self.names(try desktop.backend.rows("interested", key: "llave-secreta")) == ["Paciente SA"]
+            }
+        )
+        #expect(
+            Self.eventually(20) { try !Self.texts(desktop).contains(locked) }, "\((try? Self.texts(desktop)) ?? [])")
         #expect(Self.eventually(10) { (try Self.outbox(desktop)["pending"] as? Int) == 0 })
     }
 

@@ -100,13 +100,24 @@ struct BackgroundMonitoringTests {
             try mock("org.freedesktop.Notifications", arguments)
         }
 
+        /// The desktop's gnome-keyring-daemon, once `keyring` started one.
+        private var keyringDaemon: ChildProcess?
+
         /// A real Secret Service on this desktop: gnome-keyring-daemon, its login keyring unlocked (the bus would
-        /// otherwise start one whose locked keyring waits for a password prompt no one answers).
-        func keyring() throws {
+        /// otherwise start one whose locked keyring waits for a password prompt no one answers). Called again, it
+        /// stops the running daemon and serves the same keyrings anew, `locked` (as after a login that did not
+        /// unlock them) or unlocked.
+        func keyring(locked: Bool = false) throws {
+            if let earlier = keyringDaemon {
+                earlier.signal(SIGTERM)
+                _ = earlier.wait(timeout: 10)
+            }
             let daemon = try ChildProcess(
-                "/usr/bin/gnome-keyring-daemon", ["--foreground", "--components=secrets", "--unlock"],
-                environment: environment, stdin: Data("faro-test".utf8))
+                "/usr/bin/gnome-keyring-daemon",
+                ["--foreground", "--components=secrets"] + (locked ? [] : ["--unlock"]),
+                environment: environment, stdin: locked ? nil : Data("faro-test".utf8))
             peers.append(daemon)
+            keyringDaemon = daemon
             let owned = try ChildProcess.run(
                 "/usr/bin/gdbus", ["wait", "--session", "--timeout", "20", "org.freedesktop.secrets"],
                 environment: environment, timeout: 30)

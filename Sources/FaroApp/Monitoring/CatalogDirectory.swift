@@ -45,10 +45,18 @@ public final class CatalogDirectory: PlaceDirectory, BackendConnection {
 }
 
 /// The window's line when the backend cannot be reached or refuses the app key: one calm sentence, nil when all is
-/// well (PRODUCT.md §11–12, issue 11). Outbox delivery problems count too, since they have the same causes.
-public func backendProblemText(_ reachability: CatalogReachability, outbox: OutboxState?, localize: Localizer)
-    -> String?
-{
+/// well (PRODUCT.md §11–12, issue 11). Outbox delivery problems count too, since they have the same causes. A key
+/// that could not be read comes first: it is why the backend would refuse.
+public func backendProblemText(
+    _ reachability: CatalogReachability, outbox: OutboxState?, appKey: AppKeyProblem? = nil, localize: Localizer
+) -> String? {
+    switch appKey {
+    case .keyringLocked?:
+        return localize("The keyring that keeps the app key is locked; unlock it and press Retry.")
+    case .unreadable?:
+        return localize("The app key could not be read; submissions wait until it can.")
+    case nil: break
+    }
     if case .appKeyRefused = reachability {
         return localize("The server refused the app key; submissions wait until it is set.")
     }

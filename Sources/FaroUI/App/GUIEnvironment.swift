@@ -31,6 +31,8 @@ public struct GUIEnvironment {
     public var appID = "io.github.faro.Faro"
     /// Whether the backend answers (the window's offline line), and "try again".
     public var connection: (any BackendConnection)?
+    /// Whether the stored app key could be read (the window's line says when it could not).
+    public var appKeyStatus: AppKeyStatus?
     /// Reads the backend's settings and app key again and applies them if they changed (`app.reload-backend`,
     /// which `faro app-key set` activates, and Reintentar).
     public var reloadBackend: (@MainActor () -> Void)?

@@ -94,13 +94,15 @@ final class WindowController {
         monitoring.setListWanted(false)
     }
 
-    /// The outbox line and the offline line, from the outbox's last pass and the catalog's reachability.
+    /// The outbox line and the offline line, from the outbox's last pass, the catalog's reachability and the app key.
     func renderStatus() {
         guard let window else { return }
         let state = environment.outbox?.state
         window.setOutboxStatus(state.flatMap { outboxStatusText($0, localize: I18n.localizer) })
         let reachability = environment.connection?.reachability ?? .unknown
-        window.setOfflineStatus(backendProblemText(reachability, outbox: state, localize: I18n.localizer))
+        window.setOfflineStatus(
+            backendProblemText(
+                reachability, outbox: state, appKey: environment.appKeyStatus?.problem, localize: I18n.localizer))
     }
 
     private func renderOutbox(_ window: MainWindow) { renderStatus() }

@@ -18,6 +18,8 @@ final class BackendReload {
     private let databasePath: String
     private let syncSettings: CatalogSyncSettings
     private let resolve: () throws -> BackendConfiguration?
+    /// Whether the stored key could be read, at start and at the last reload (the window's line).
+    let appKeyStatus = AppKeyStatus()
 
     init(
         current: BackendConfiguration?, stores: DatabaseStores, catalog: CatalogService, databasePath: String,
@@ -32,14 +34,18 @@ final class BackendReload {
     }
 
     /// The stored app key, read at start off the main thread (`AppKeyReading`): the outbox starts with it. A
-    /// keyring that cannot be read is said on stderr, and the backend is used without a key (if it needs one, its
-    /// refusal is shown, and `faro app-key set` or Reintentar reads the key again).
+    /// keyring that cannot be read is said on stderr and on the window's line (`appKeyStatus`), and the backend is
+    /// used without a key; unlocking the keyring and pressing Reintentar, or `faro app-key set`, reads it again.
     func appKeyRead(_ read: Result<String?, AppKeyError>) {
         // A reload that came first already read the key, with whatever else changed since the start.
         guard !reloaded, var configuration = current else { return }
         switch read {
-        case .success(let key): configuration.appKey = key
-        case .failure(let error): Output.error("faro: cannot read the app key: \(error) (FARO_APP_KEY overrides it)")
+        case .success(let key):
+            configuration.appKey = key
+            appKeyStatus.problem = nil
+        case .failure(let error):
+            Output.error("faro: cannot read the app key: \(error) (FARO_APP_KEY overrides it)")
+            appKeyStatus.problem = Self.problem(error)
         }
         current = configuration
         deliver(with: configuration)
@@ -52,8 +58,10 @@ final class BackendReload {
         let fresh: BackendConfiguration?
         do { fresh = try resolve() } catch {
             Output.error("faro: the backend settings could not be read again: \(error)")
+            if let key = (error as? CommandFailure)?.appKey { appKeyStatus.problem = Self.problem(key) }
             return false
         }
+        appKeyStatus.problem = nil
         guard fresh != current else { return false }
         current = fresh
         reloaded = true
@@ -62,6 +70,11 @@ final class BackendReload {
         catalog.configurationChanged(
             makeSyncer: GUICommand.syncerFactory(fresh, databasePath: databasePath, settings: syncSettings))
         return true
+    }
+
+    static func problem(_ error: AppKeyError) -> AppKeyProblem {
+        if case .keyringLocked = error { return .keyringLocked }
+        return .unreadable
     }
 
     /// The outbox delivers with `configuration` from now on: the running deliverer takes it (and tries rows

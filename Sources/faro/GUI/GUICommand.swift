@@ -114,6 +114,7 @@ enum GUICommand {
             syncSettings: catalog.settings,
             resolve: { try BackendSettings.resolve(option: backendURL, database: database, readAppKey: readAppKey) })
         environment.reloadBackend = { backend.reload() }
+        environment.appKeyStatus = backend.appKeyStatus
         appKey?.whenRead { read in FaroApplication.performOnMain { backend.appKeyRead(read) } }
         let backendKeys: Set<String> = [
             SettingsKey.backendURL, SettingsKey.tableBeacons, SettingsKey.tableInterested, SettingsKey.tableContactame,

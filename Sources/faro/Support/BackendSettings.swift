@@ -30,12 +30,12 @@ enum BackendSettings {
         if case .failure(let error) = settings {
             Output.error("faro: warning: \(error); using the default table names")
         }
-        let appKey: String?
-        do {
-            appKey =
-                try env("FARO_APP_KEY") ?? (readAppKey ? AppKeyStore.standard(environment: environment).read() : nil)
-        } catch {
-            throw CommandFailure(description: "cannot read the app key: \(error) (FARO_APP_KEY overrides it)")
+        var appKey = env("FARO_APP_KEY")
+        if appKey == nil && readAppKey {
+            do throws(AppKeyError) { appKey = try AppKeyStore.standard(environment: environment).read() } catch {
+                throw CommandFailure(
+                    description: "cannot read the app key: \(error) (FARO_APP_KEY overrides it)", appKey: error)
+            }
         }
         var configuration: BackendConfiguration
         do {
