@@ -61,6 +61,7 @@ if [ "${1:-}" = "--inner" ]; then
     first="$(status_kb VmRSS)"
     sleep "$((SECONDS_TOTAL - 2))"
     kill -0 "$pid" 2>/dev/null || { echo "bench/memory-steady: $kind exited: $(tail -n 3 "$work/program.log")" >&2; exit 1; }
+    cp "/proc/$pid/smaps" "$work/smaps"  # kept for a closer look (bench/README.md)
     # Resident kB per mapped file, summed into groups (a mapping counts in the first group whose pattern matches).
     awk '
         /^[0-9a-f]+-[0-9a-f]+ / { name = $6 }
@@ -76,7 +77,7 @@ if [ "${1:-}" = "--inner" ]; then
             else if (name == "" || name ~ /^\[/) g = "anonymous"
             kb[g] += $2
         }
-        END { for (g in kb) printf "%s_kb=%d ", g, kb[g] }' "/proc/$pid/smaps" > "$work/groups"
+        END { for (g in kb) printf "%s_kb=%d ", g, kb[g] }' "$work/smaps" > "$work/groups"
     libs="$(awk '$6 ~ /\.so/ { print $6 }' "/proc/$pid/maps" | sort -u | wc -l)"
     echo "rss_kb=$(status_kb VmRSS) hwm_kb=$(status_kb VmHWM) first_kb=$first libs=$libs $(cat "$work/groups")" > "$out"
     exit 0
