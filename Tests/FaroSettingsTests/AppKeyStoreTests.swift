@@ -163,6 +163,17 @@ struct AppKeyStoreTests {
         #expect(
             sync.stderr.contains("cannot read the app key: the keyring that keeps the app key is locked"),
             "\(sync.stdout)\(sync.stderr)")
+        // Queueing a registration needs no key (it is read when the row is sent): the locked keyring does not stop it.
+        let register = try ChildProcess.run(
+            faro,
+            [
+                "register", "--nombre", "Llavero SA", "--email", "hola@ejemplo.mx", "--telefono", "5512345678",
+                "--backend", "http://127.0.0.1:9",
+            ], environment: keyring.environment, timeout: 30)
+        #expect(register.status == 0 && !register.stdout.isEmpty, "\(register.stdout)\(register.stderr)")
+        let list = try ChildProcess.run(
+            faro, ["catalog", "--backend", "http://127.0.0.1:9"], environment: keyring.environment, timeout: 30)
+        #expect(list.status == 0, "\(list.stdout)\(list.stderr)")
         try keyring.restart(locked: false)
         let kept = try ChildProcess.run(
             "/usr/bin/secret-tool", ["lookup", "kind", "app-key"], environment: keyring.environment)

@@ -49,8 +49,13 @@ enum CatalogCommand {
         }
     }
 
-    static func configuration(_ option: String?, database: FaroDatabase) throws -> BackendConfiguration {
-        guard let configuration = try BackendSettings.resolve(option: option, database: database) else {
+    /// `readAppKey` false: only the URL and the tables are needed (listing the local copy).
+    static func configuration(_ option: String?, database: FaroDatabase, readAppKey: Bool = true) throws
+        -> BackendConfiguration
+    {
+        guard
+            let configuration = try BackendSettings.resolve(option: option, database: database, readAppKey: readAppKey)
+        else {
             throw CommandFailure(description: "no backend configured: pass --backend URL or set FARO_BACKEND")
         }
         return configuration
@@ -93,7 +98,7 @@ enum CatalogCommand {
 
     static func list(backend: String?, json: Bool) throws -> Int32 {
         let database = try OutboxStoreAccess.open()
-        let configuration = try configuration(backend, database: database)
+        let configuration = try configuration(backend, database: database, readAppKey: false)
         let places: [CatalogPlace]
         do { places = try database.catalog.places(source: configuration.catalogSource) } catch {
             throw CommandFailure(description: error.description)
