@@ -85,6 +85,14 @@ struct AppKeyStoreTests {
             daemon = try Self.start(folder: folder, bus: bus, unlocked: !locked)
         }
 
+        /// Stores `key` with `faro app-key set` while the keyring is open, then serves it locked.
+        func storeThenLock(_ key: String) throws {
+            let set = try ChildProcess.run(
+                Paths.executable("faro"), ["app-key", "set"], environment: environment, stdin: Data((key + "\n").utf8))
+            try #require(set.status == 0, "\(set.stderr)")
+            try restart(locked: true)
+        }
+
         /// --unlock reads the login keyring's password from stdin, creating the keyring on first use.
         private static func start(folder: TemporaryDirectory, bus: PrivateBus, unlocked: Bool) throws -> ChildProcess {
             let env = environment(bus: bus, folder: folder)
@@ -129,10 +137,7 @@ struct AppKeyStoreTests {
     @Test func storingIntoALockedKeyringSaysHowToGoOn() throws {
         guard let keyring = try Keyring() else { return }
         let faro = Paths.executable("faro")
-        let set = try ChildProcess.run(
-            faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("k3y\n".utf8))
-        try #require(set.status == 0, "\(set.stderr)")
-        try keyring.restart(locked: true)
+        try keyring.storeThenLock("k3y")
         let store = try ChildProcess.run(
             faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("other\n".utf8), timeout: 30)
         #expect(store.status == 1, "\(store.stdout)\(store.stderr)")
@@ -145,10 +150,7 @@ struct AppKeyStoreTests {
     @Test func aKeyInALockedKeyringIsNotTakenForNone() throws {
         guard let keyring = try Keyring() else { return }
         let faro = Paths.executable("faro")
-        let set = try ChildProcess.run(
-            faro, ["app-key", "set"], environment: keyring.environment, stdin: Data("k3y-locked\n".utf8))
-        try #require(set.status == 0, "\(set.stderr)")
-        try keyring.restart(locked: true)
+        try keyring.storeThenLock("k3y-locked")
         let show = try ChildProcess.run(faro, ["app-key"], environment: keyring.environment, timeout: 30)
         #expect(show.status == 1, "\(show.stdout)\(show.stderr)")
         #expect(!show.stdout.contains("No app key is stored"), "\(show.stdout)")
