@@ -72,7 +72,7 @@ final class BackendReload {
         return true
     }
 
-    static func problem(_ error: AppKeyError) -> AppKeyProblem {
+    private static func problem(_ error: AppKeyError) -> AppKeyProblem {
         if case .keyringLocked = error { return .keyringLocked }
         return .unreadable
     }
