@@ -49,18 +49,6 @@ enum CatalogCommand {
         }
     }
 
-    /// `readAppKey` false: only the URL and the tables are needed (listing the local copy).
-    static func configuration(_ option: String?, database: FaroDatabase, readAppKey: Bool = true) throws
-        -> BackendConfiguration
-    {
-        guard
-            let configuration = try BackendSettings.resolve(option: option, database: database, readAppKey: readAppKey)
-        else {
-            throw CommandFailure(description: "no backend configured: pass --backend URL or set FARO_BACKEND")
-        }
-        return configuration
-    }
-
     static func sync(backend: String?, full: Bool) throws -> Int32 {
         // Not durable (synchronous=NORMAL): the catalog is a copy of the backend's, and a page lost to a power cut
         // is only pulled again; every page still commits with its delta token.
@@ -68,7 +56,7 @@ enum CatalogCommand {
         do { database = try FaroDatabase(path: FaroDatabase.defaultPath(), durable: false) } catch {
             throw CommandFailure(description: error.description)
         }
-        let configuration = try configuration(backend, database: database)
+        let configuration = try BackendSettings.required(option: backend, database: database)
         Curl.initialize()
         let sync: CatalogSync
         do {
@@ -98,7 +86,7 @@ enum CatalogCommand {
 
     static func list(backend: String?, json: Bool) throws -> Int32 {
         let database = try OutboxStoreAccess.open()
-        let configuration = try configuration(backend, database: database, readAppKey: false)
+        let configuration = try BackendSettings.required(option: backend, database: database, readAppKey: false)
         let places: [CatalogPlace]
         do { places = try database.catalog.places(source: configuration.catalogSource) } catch {
             throw CommandFailure(description: error.description)

@@ -117,24 +117,9 @@ enum OutboxCommand {
         }
     }
 
-    /// `--backend URL`, else `$FARO_BACKEND`, else the saved setting (see `BackendSettings`).
-    /// `readAppKey` false: only the URL is needed (moving rows to it), so a locked keyring does not stop it.
-    static func backendURL(_ option: String?, database: FaroDatabase, readAppKey: Bool = true) throws
-        -> BackendConfiguration
-    {
-        guard
-            let configuration = try BackendSettings.resolve(option: option, database: database, readAppKey: readAppKey)
-        else {
-            throw CommandFailure(
-                description: "no backend configured: pass --backend URL, set FARO_BACKEND, or run "
-                    + "'gsettings set io.github.faro.Faro backend-url URL'")
-        }
-        return configuration
-    }
-
     static func flush(timeout: Double, backend: String?, retryFailed: Bool) throws -> Int32 {
         let database = try OutboxStoreAccess.open()
-        let configuration = try backendURL(backend, database: database)
+        let configuration = try BackendSettings.required(option: backend, database: database)
         let clock = SystemOutboxClock()
         do {
             // "Deliver now": every pending row is due at once (and refused ones too with --retry-failed).
@@ -221,7 +206,7 @@ enum OutboxCommand {
 
     static func move(_ id: String?, backend: String?) throws -> Int32 {
         let database = try OutboxStoreAccess.open()
-        let configuration = try backendURL(backend, database: database, readAppKey: false)
+        let configuration = try BackendSettings.required(option: backend, database: database, readAppKey: false)
         let now = SystemOutboxClock().now()
         do {
             if let id {

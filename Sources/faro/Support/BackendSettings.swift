@@ -9,6 +9,19 @@ import FoundationEssentials
 /// `$FARO_TABLE_BEACONS`, `$FARO_TABLE_INTERESTED`, `$FARO_TABLE_CONTACTAME`, `$FARO_TABLE_RATEME`, else the
 /// settings `table-beacons`, `table-interested`, `table-contactame`, `table-rateme` (defaults: the contract's).
 enum BackendSettings {
+    /// `resolve`, for a command that cannot go on without a backend: no URL anywhere is a failure that says where
+    /// to give one. `readAppKey` false: only the URL and the tables are needed, so a locked keyring does not stop it.
+    static func required(option: String?, database: FaroDatabase, readAppKey: Bool = true) throws
+        -> BackendConfiguration
+    {
+        guard let configuration = try resolve(option: option, database: database, readAppKey: readAppKey) else {
+            throw CommandFailure(
+                description: "no backend configured: pass --backend URL, set FARO_BACKEND, or run "
+                    + "'gsettings set io.github.faro.Faro backend-url URL'")
+        }
+        return configuration
+    }
+
     /// The configuration, or nil when no URL is configured anywhere. `readAppKey` false leaves the stored app key
     /// alone (`faro --demo`: its own loopback backend needs none, and the user's keyring is not the demo's).
     static func resolve(
