@@ -124,6 +124,13 @@ struct BackgroundMonitoringTests {
             try #require(owned.status == 0, "gnome-keyring-daemon did not start: \(daemon.stderr)")
         }
 
+        /// Stops the desktop's gnome-keyring-daemon (`paused`), so that calls to the Secret Service wait unanswered
+        /// as with a hung daemon, or lets it go on answering them.
+        func pauseKeyring(_ paused: Bool) throws {
+            let daemon = try #require(keyringDaemon, "no keyring on this desktop")
+            daemon.signal(paused ? SIGSTOP : SIGCONT)
+        }
+
         /// The real `faro` on this desktop.
         func faro(_ arguments: [String]) throws -> ChildProcess {
             try ChildProcess(

@@ -112,7 +112,8 @@ enum GUICommand {
         let backend = BackendReload(
             current: configuration, stores: stores, catalog: catalog.service, databasePath: database.path,
             syncSettings: catalog.settings,
-            resolve: { try BackendSettings.resolve(option: backendURL, database: database, readAppKey: readAppKey) })
+            resolve: { try BackendSettings.resolve(option: backendURL, database: database, readAppKey: false) },
+            keyReading: readAppKey ? { AppKeyReading() } : nil)
         environment.reloadBackend = { backend.reload() }
         environment.appKeyStatus = backend.appKeyStatus
         appKey?.whenRead { read in FaroApplication.performOnMain { backend.appKeyRead(read) } }
@@ -122,7 +123,7 @@ enum GUICommand {
         ]
         let watch = settings.observe { key in
             guard backendKeys.contains(key) else { return }
-            MainActor.assumeIsolated { _ = backend.reload() }
+            MainActor.assumeIsolated { backend.reload() }
         }
         defer { watch.cancel() }
         environment.site = SiteAdapters(database: database, deviceID: deviceID)

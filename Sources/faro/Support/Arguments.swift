@@ -1,5 +1,4 @@
 import FaroCommandLine
-import FaroSettings
 
 /// The shared parser and help types (`FaroCommandLine`), under the names every command of `faro` uses, so that a
 /// command file needs no import of its own for them.
@@ -12,6 +11,4 @@ typealias ExampleHelp = FaroCommandLine.ExampleHelp
 /// A failure the user can act on: one line on stderr, exit status 1.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
-    /// When the failure is the stored app key's: why, for the window's line (`BackendReload`).
-    var appKey: AppKeyError? = nil
 }

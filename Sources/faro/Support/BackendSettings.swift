@@ -46,8 +46,7 @@ enum BackendSettings {
         var appKey = env("FARO_APP_KEY")
         if appKey == nil && readAppKey {
             do throws(AppKeyError) { appKey = try AppKeyStore.standard(environment: environment).read() } catch {
-                throw CommandFailure(
-                    description: "cannot read the app key: \(error) (FARO_APP_KEY overrides it)", appKey: error)
+                throw CommandFailure(description: "cannot read the app key: \(error) (FARO_APP_KEY overrides it)")
             }
         }
         var configuration: BackendConfiguration
