@@ -16,7 +16,8 @@ import FaroUI
 @MainActor
 final class BackendReload {
     private var current: BackendConfiguration?
-    /// Whether a configuration read with the key has been applied since the start.
+    /// Whether a reload has applied its configuration since the start: the start's key read, if it comes after,
+    /// is older than what the reload read.
     private var reloaded = false
     private let stores: DatabaseStores
     private let catalog: CatalogService
@@ -126,6 +127,7 @@ final class BackendReload {
         catalog.configurationChanged(
             makeSyncer: GUICommand.syncerFactory(fresh, databasePath: databasePath, settings: syncSettings))
     }
+
     /// Says why the stored key could not be read, on stderr and on the window's line.
     private func keyUnread(_ error: AppKeyError) {
         Output.error("faro: cannot read the app key: \(error) (FARO_APP_KEY overrides it)")
