@@ -98,6 +98,17 @@ struct BackgroundMonitoringTests {
             var arguments = ["--session", "--template", "notification_daemon"]
             if actions { arguments += ["-p", #"{"capabilities": "body actions icon-static persistence"}"#] }
             try mock("org.freedesktop.Notifications", arguments)
+            notificationDaemon = peers.last
+        }
+
+        /// The desktop's notification server, once `notificationServer` started one.
+        private var notificationDaemon: ChildProcess?
+
+        /// Stops the notification server (`paused`), so that its calls wait unanswered as with a hung server, or
+        /// lets it go on answering them.
+        func pauseNotifications(_ paused: Bool) throws {
+            let daemon = try #require(notificationDaemon, "no notification server on this desktop")
+            daemon.signal(paused ? SIGSTOP : SIGCONT)
         }
 
         /// The desktop's gnome-keyring-daemon, once `keyring` started one.
@@ -348,6 +359,44 @@ struct BackgroundMonitoringTests {
         let all = try desktop.zoneNotifications()
         #expect(all.count == 2)
         #expect(all.filter { $0[1] as? Int == 0 }.count == 1)
+    }
+
+    @Test func aNotificationServerThatDoesNotAnswerLeavesTheWindowAnswering() throws {
+        let desktop = try Desktop()
+        try desktop.notificationServer(actions: true)
+        // Stopped, as a hung server: calls to it wait unanswered (up to D-Bus's 25 s each).
+        try desktop.pauseNotifications(true)
+        let app = try desktop.faro(["--source", "replay", try Self.recording(in: desktop.home), "--no-tray"])
+        defer { _ = Self.stop(app) }
+        try desktop.waitForApp(app)
+
+        // The first place is entered from 0.5 s on, the second from 6 s: with the notification to the first still
+        // unanswered, the window goes on answering AT-SPI and lists the second.
+        #expect(
+            Self.eventually(15) {
+                (try desktop.desktop(["texts"]) as? [String] ?? []).contains { $0.contains("Librería El Péndulo") }
+            }, "the window froze on the notification server")
+        #expect(try desktop.monitoring() == true)
+        #expect(try desktop.window().beacons)
+
+        // Once the server answers, the first place's notification is shown, then updated in place with both: the
+        // entries that came meanwhile are one update, not a second notification.
+        try desktop.pauseNotifications(false)
+        #expect(Self.eventually(20) { try desktop.zoneNotifications().count >= 2 }, "\(app.stderr)")
+        Thread.sleep(forTimeInterval: 1)
+        let calls = try desktop.zoneNotifications()
+        #expect(calls.count == 2)
+        #expect(calls.first?[1] as? Int == 0)
+        #expect(calls.first?[3] as? String == "You are near Café La Parroquia")
+        #expect(calls.last?[1] as? Int == 1)
+        #expect(calls.last?[3] as? String == "You are near 2 places")
+        #expect(calls.last?[5] as? [String] == ["default", "Open", "view-site", "View site"])
+
+        // Its actions still reach the window: a click brings back the beacon list.
+        _ = try desktop.desktop(["show-saved"])
+        #expect(Self.eventually { try desktop.window().saved })
+        try desktop.invoke(1)
+        #expect(Self.eventually { try desktop.window().beacons })
     }
 
     @Test func withoutTheActionsCapabilityTheNotificationCarriesNoActions() throws {

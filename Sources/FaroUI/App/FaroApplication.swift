@@ -1,5 +1,4 @@
 internal import CGtk
-internal import CNotify
 import FaroApp
 import FaroCore
 import FaroGLib
@@ -182,14 +181,10 @@ public final class FaroApplication {
     /// The first time the window closes while monitoring goes on, say that Faro keeps watching (once, ever).
     private func windowClosing() {
         guard monitoring.shouldExplainBackground() else { return }
-        let n = notify_notification_new(
-            I18n.tr("Faro keeps looking for places"),
-            I18n.tr("Background monitoring goes on with the window closed. Turn it off from the menu or the tray."),
-            environment.appID)
-        if let n {
-            notify_notification_show(n, nil)
-            g_object_unref(UnsafeMutableRawPointer(n))
-        }
+        notifier?.announce(
+            title: I18n.tr("Faro keeps looking for places"),
+            body: I18n.tr(
+                "Background monitoring goes on with the window closed. Turn it off from the menu or the tray."))
     }
 
     /// "Iniciar al entrar": the `start-at-login` setting is the preference, the XDG autostart entry what the

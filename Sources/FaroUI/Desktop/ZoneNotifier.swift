@@ -1,12 +1,14 @@
-internal import CGtk
-internal import CNotify
 import FaroApp
 import FaroCore
 import FaroGLib
 
-/// Zone-entry notifications through libnotify: one notification at a time, updated in place when more places are
-/// entered, with "open the list" as the default action and "Ver sitio" for the place. Servers without actions
-/// still get the text; without any notification server nothing breaks and `onUnavailable` tells the app.
+/// Zone-entry notifications: one notification at a time, updated in place when more places are entered, with
+/// "open the list" as the default action and "Ver sitio" for the place. Servers without actions still get the
+/// text; without any notification server nothing breaks and `onUnavailable` tells the app.
+///
+/// libnotify's calls wait for the notification server, so they run on a thread of their own (`NotificationPoster`
+/// on a `ContextThread`, started at the first notification): a server that does not answer leaves the window
+/// answering. While a notification is on its way, newer ones wait here and only the latest is sent after it.
 @MainActor
 final class ZoneNotifier {
     /// The default action (a click on the notification).
@@ -18,87 +20,56 @@ final class ZoneNotifier {
     /// No notification server could show it; the window shows the entries instead.
     var onUnavailable: (String) -> Void = { _ in }
 
-    private var current: UnsafeMutablePointer<NotifyNotification>?
-    private var currentPlaces: [CatalogPlace] = []
     private let appID: String
+    private lazy var thread = ContextThread(name: "faro-notify")
+    private lazy var poster = NotificationPoster(appID: appID) { [weak self] event in
+        MainThread.run { self?.handle(event) }
+    }
+    /// A zone notification is being sent (the server has not answered yet).
+    private var sending = false
+    /// The latest one asked for meanwhile.
+    private var waiting: ZoneNotification?
 
     init(appID: String) {
         self.appID = appID
-        if notify_is_initted() == 0 { notify_init(appID) }
-    }
-
-    /// Whether the running notification server supports actions (clickable notifications).
-    var serverSupportsActions: Bool {
-        guard let caps = notify_get_server_caps() else { return false }
-        defer { g_list_free_full(caps, g_free) }
-        var node: UnsafeMutablePointer<GList>? = caps
-        while let n = node {
-            if let data = n.pointee.data, String(cString: data.assumingMemoryBound(to: CChar.self)) == "actions" {
-                return true
-            }
-            node = n.pointee.next
-        }
-        return false
     }
 
     func show(_ notification: ZoneNotification) {
-        currentPlaces = notification.places
-        let n: UnsafeMutablePointer<NotifyNotification>
-        if notification.replacesShown, let existing = current {
-            notify_notification_update(existing, notification.title, notification.body, appID)
-            n = existing
-        } else {
-            dismissCurrent()
-            guard let fresh = notify_notification_new(notification.title, notification.body, appID) else { return }
-            n = fresh
-            current = fresh
-            notify_notification_set_category(n, "device")
-            notify_notification_set_urgency(n, NOTIFY_URGENCY_NORMAL)
-            notify_notification_set_hint(n, "desktop-entry", g_variant_new_string(appID))
-            if serverSupportsActions { addActions(n) }
-            Signal.connect(cast(n, to: GObject.self), "closed") { [weak self] in
-                guard let self, self.current == n else { return }
-                self.releaseCurrent()
-                self.onClosed()
-            }
+        guard !sending else {
+            // Only the latest is sent next; it is a new notification if any one skipped was.
+            var next = notification
+            next.replacesShown = notification.replacesShown && (waiting?.replacesShown ?? true)
+            waiting = next
+            return
         }
-        var error: UnsafeMutablePointer<GError>?
-        if notify_notification_show(n, &error) == 0 {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "no notification server"
-            if let error { g_error_free(error) }
-            releaseCurrent()
-            onUnavailable(reason)
+        sending = true
+        let poster = poster
+        thread.perform { [weak self] in
+            poster.show(notification)
+            MainThread.run { self?.sent() }
         }
     }
 
-    private func addActions(_ n: UnsafeMutablePointer<NotifyNotification>) {
-        typealias Action = GLibClosure<String, Void>
-        let callback:
-            @convention(c) (
-                UnsafeMutablePointer<NotifyNotification>?, UnsafeMutablePointer<CChar>?, UnsafeMutableRawPointer?
-            ) -> Void = { _, action, data in
-                guard let data, let action else { return }
-                Action.call(data, String(cString: action))
-            }
-        // One box per action, released by libnotify when the notification drops its actions.
-        for (id, label) in [("default", I18n.tr("Open")), ("view-site", I18n.tr("View site"))] {
-            let box = Action.retained { [weak self] name in MainActor.assumeIsolated { self?.invoked(name) } }
-            notify_notification_add_action(n, id, label, callback, box, Action.destroyNotify)
+    /// A one-off notice beside the zone notification (Faro going on with its window closed).
+    func announce(title: String, body: String) {
+        let poster = poster
+        thread.perform { poster.announce(title: title, body: body) }
+    }
+
+    private func sent() {
+        sending = false
+        if let next = waiting {
+            waiting = nil
+            show(next)
         }
     }
 
-    private func invoked(_ action: String) {
-        let places = currentPlaces
-        if action == "view-site", let first = places.first { onOpenSite(first) } else { onOpenList() }
-    }
-
-    private func dismissCurrent() {
-        if let n = current { notify_notification_close(n, nil) }
-        releaseCurrent()
-    }
-
-    private func releaseCurrent() {
-        if let n = current { g_object_unref(UnsafeMutableRawPointer(n)) }
-        current = nil
+    private func handle(_ event: NotificationPoster.Event) {
+        switch event {
+        case .openList: onOpenList()
+        case .openSite(let place): onOpenSite(place)
+        case .closed: onClosed()
+        case .unavailable(let reason): onUnavailable(reason)
+        }
     }
 }
