@@ -30,7 +30,7 @@ struct BackendOptions {
             OptionHelp(
                 "--debug",
                 "Serve /debug/..., for tests: the microsite request log (it holds cookies and device ids: never on a "
-                    + "shared machine), redirects, and the count of accepted inserts (201) per row id. Without it "
+                    + "shared machine), redirects, the count of accepted inserts (201) per row id and of listings per table. Without it "
                     + "/debug/... answers 404 and nothing is logged."),
             OptionHelp("--fail-rate F", "Answer this fraction of requests with 500 or 503 without doing anything."),
             OptionHelp("--fail-status LIST", "The statuses --fail-rate picks from (default 500,503)."),

@@ -108,7 +108,9 @@ final class Routes {
         guard TableStore.isValidName(table) else { return .error(404, "The table '\(table)' does not exist.") }
         let id = request.segments.count == 3 ? request.segments[2] : nil
         switch (request.method, id) {
-        case ("GET", nil): return list(table, request)
+        case ("GET", nil):
+            inspection.listed(table: table)
+            return list(table, request)
         case ("GET", let id?):
             do {
                 guard

@@ -8,6 +8,8 @@ import Foundation
 ///   it carried), `GET /debug/requests` returns the log as JSON and `DELETE /debug/requests` empties it;
 /// - every insert answered 201 is counted per table and row id: `GET /debug/inserts` returns
 ///   `{"table": {"id": count}}`, so a test sees whether a row was accepted more than once;
+/// - every listing of a table (`GET /tables/{table}`) is counted: `GET /debug/lists` returns `{"table": count}`, so
+///   a test sees when the app pulled its catalog;
 /// - `GET /debug/redirect?to=URL` answers 302 to URL (with a cookie), `?loop=N` redirects forever.
 ///
 /// Every microsite answer carries a `Set-Cookie`, so a client that keeps cookies between loads is caught, and
@@ -23,6 +25,7 @@ final class SiteInspection: @unchecked Sendable {
     private var log: [JSONValue] = []
     private var served = 0
     private var accepted: [String: [String: Int]] = [:]
+    private var listings: [String: Int] = [:]
 
     init(siteLatencyMilliseconds: Double, debug: Bool) {
         self.siteLatencyMilliseconds = max(0, siteLatencyMilliseconds)
@@ -52,6 +55,12 @@ final class SiteInspection: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Counts a listing of `table` (with `--debug`).
+    func listed(table: String) {
+        guard debug else { return }
+        lock.withLock { listings[table, default: 0] += 1 }
+    }
+
     /// The `/debug/…` routes: 404 without `--debug`.
     func debug(_ request: HTTPRequest) -> HTTPReply {
         guard debug else { return .error(404, "Not found") }
@@ -77,6 +86,9 @@ final class SiteInspection: @unchecked Sendable {
                         let ids = counts[table] ?? [:]
                         return (table, .object(ids.keys.sorted().map { ($0, .integer(Int64(ids[$0] ?? 0))) }))
                     }))
+        case ("GET", "lists"):
+            let counts = lock.withLock { listings }
+            return .json(200, .object(counts.keys.sorted().map { ($0, .integer(Int64(counts[$0] ?? 0))) }))
         case ("GET", "redirect"):
             let number = record(request)
             if request.query["loop"] != nil {

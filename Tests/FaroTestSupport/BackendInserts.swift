@@ -1,15 +1,25 @@
 import Foundation
 
 /// What a faro-backend started with `--debug` says it accepted: `GET /debug/inserts`, the count of 201 answers per
-/// table and row id. A row accepted twice would show a 2 there even when the table holds it once.
+/// table and row id. A row accepted twice would show a 2 there even when the table holds it once. And how often it
+/// was asked to list each table (`GET /debug/lists`): a catalog pull lists the beacons table.
 public enum BackendInserts {
     /// table → row id → 201 answers.
     public static func counts(_ base: String) throws -> [String: [String: Int]] {
-        let r = try ChildProcess.run("/usr/bin/curl", ["-s", "-m", "20", base + "/debug/inserts"], timeout: 30)
-        guard r.status == 0,
-            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: [String: Int]]
-        else {
-            throw Failure(description: "GET /debug/inserts failed (is faro-backend running with --debug?): \(r.stdout)")
+        try debugJSON(base, "inserts")
+    }
+
+    /// How many times each table was listed (`GET /tables/{table}`): `GET /debug/lists`, table → listings.
+    public static func listings(_ base: String) throws -> [String: Int] {
+        try debugJSON(base, "lists")
+    }
+
+    /// `GET /debug/{route}`, decoded as `T`.
+    static func debugJSON<T>(_ base: String, _ route: String) throws -> T {
+        let r = try ChildProcess.run("/usr/bin/curl", ["-s", "-m", "20", base + "/debug/" + route], timeout: 30)
+        guard r.status == 0, let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? T else {
+            throw Failure(
+                description: "GET /debug/\(route) failed (is faro-backend running with --debug?): \(r.stdout)")
         }
         return json
     }

@@ -42,7 +42,7 @@ struct BackendHardeningTests {
         let plain = try Backend([])
         let client = try plain.client()
         _ = try FreshFetcherProbe.get(plain.base + "/sitios/cafe-la-parroquia/?imei=356938035643809")
-        for path in ["/debug/requests", "/debug/inserts", "/debug/redirect?to=/sitios/"] {
+        for path in ["/debug/requests", "/debug/inserts", "/debug/lists", "/debug/redirect?to=/sitios/"] {
             guard case .success(let response) = client.get(plain.base + path) else {
                 Issue.record("\(path) did not answer")
                 continue
@@ -69,6 +69,20 @@ struct BackendHardeningTests {
         #expect(DeliveryVerdict.classify(client.insert(table: "u", json: #"{"id":"b"}"#)) == .delivered)
         let counts = try BackendInserts.counts(backend.base)
         #expect(counts == ["t": ["a": 1], "u": ["b": 1]])
+    }
+
+    @Test func listingsAreCountedPerTable() throws {
+        let backend = try Backend(["--debug"])
+        let client = try backend.client()
+        #expect(DeliveryVerdict.classify(client.insert(table: "t", json: #"{"id":"a"}"#)) == .delivered)
+        // Two listings of t (one a page), one of u; reading one row is not a listing.
+        for path in ["/tables/t", "/tables/t?$top=1", "/tables/u", "/tables/t/a"] {
+            guard case .success(let response) = client.get(backend.base + path), response.status == 200 else {
+                Issue.record("\(path) did not answer 200")
+                continue
+            }
+        }
+        #expect(try BackendInserts.listings(backend.base) == ["t": 2, "u": 1])
     }
 
     @Test func aDeclaredBodyOverTheLimitIsRefusedBeforeItIsSent() throws {
