@@ -1,13 +1,13 @@
 internal import CGio
 internal import FaroGLib
 
-/// GIO's network monitor (`GNetworkMonitor`): whether the system has a network, and a callback when that changes
-/// (the `network-changed` signal), so the app can sync its catalog and retry its outbox as soon as the network is
-/// back. The callback runs on the GLib main context the monitor belongs to: the system monitor emits on the main
-/// context of the thread that first asked for it, so make this on the GTK main thread.
+/// GIO's network monitor (`GNetworkMonitor`): whether the system has a network, and a callback when that changes,
+/// so the app can sync its catalog and retry its outbox as soon as the network is back. The callback runs on the
+/// GLib main context the monitor belongs to: the system monitor emits on the thread-default context of the thread
+/// that first asked for it (`NetworkWatch` makes it on a thread of its own).
 public final class NetworkMonitor {
     private let monitor: OpaquePointer
-    private var handlerID: UInt = 0
+    private var handlerIDs: [UInt] = []
 
     /// The system's monitor. The corresponding C function is `g_network_monitor_get_default`.
     public convenience init?() {
@@ -31,19 +31,35 @@ public final class NetworkMonitor {
     /// `g_network_monitor_get_network_available`.
     public var isNetworkAvailable: Bool { g_network_monitor_get_network_available(monitor) != 0 }
 
-    /// Calls `onChange` with the new availability at every `network-changed` signal, until `stop()` (a second
-    /// subscription replaces the first).
+    /// Whether GIO sees full connectivity (the Internet reachable, no captive portal in the way). The corresponding
+    /// C function is `g_network_monitor_get_connectivity`.
+    public var hasFullConnectivity: Bool {
+        g_network_monitor_get_connectivity(monitor) == G_NETWORK_CONNECTIVITY_FULL
+    }
+
+    /// Calls `onChange` with whether the network can be used now at every change GIO reports, until `stop()` (a
+    /// second subscription replaces the first):
+    /// - `network-changed`, which carries the availability: the kernel's routes changed;
+    /// - `notify::network-available`: under NetworkManager, GIO reports its state only through this property (a
+    ///   Wi-Fi that is back, after a resume, raises no `network-changed` of its own when the routes stayed);
+    /// - `notify::connectivity`, as full connectivity (a captive portal passed, the network available all along).
     public func subscribe(_ onChange: @escaping (Bool) -> Void) {
         stop()
+        let object = UnsafeMutableRawPointer(monitor)
         // `network-changed` carries a gboolean, which is a C int.
-        handlerID = GObjectSignal.connect(
-            UnsafeMutableRawPointer(monitor), "network-changed", int: { available in onChange(available != 0) })
+        handlerIDs = [
+            GObjectSignal.connect(object, "network-changed", int: { available in onChange(available != 0) }),
+            GObjectSignal.connect(
+                object, "notify::network-available", pointer: { [unowned self] _ in onChange(isNetworkAvailable) }),
+            GObjectSignal.connect(
+                object, "notify::connectivity",
+                pointer: { [unowned self] _ in onChange(isNetworkAvailable && hasFullConnectivity) }),
+        ]
     }
 
     /// Ends the subscription (its closure is released by GLib).
     public func stop() {
-        guard handlerID != 0 else { return }
-        GObjectSignal.disconnect(UnsafeMutableRawPointer(monitor), handlerID)
-        handlerID = 0
+        for id in handlerIDs { GObjectSignal.disconnect(UnsafeMutableRawPointer(monitor), id) }
+        handlerIDs = []
     }
 }

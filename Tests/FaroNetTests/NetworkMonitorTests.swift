@@ -37,6 +37,22 @@ import Testing
         #expect(second == [false])
     }
 
+    @Test func reportsNetworkManagersStateThroughTheMonitorsProperties() throws {
+        // Under NetworkManager, GIO reports its state only as property changes, never as `network-changed`.
+        let system = try #require(g_network_monitor_get_default())
+        let monitor = NetworkMonitor(retaining: UnsafeMutableRawPointer(system))
+        var seen: [Bool] = []
+        monitor.subscribe { seen.append($0) }
+        g_object_notify(UnsafeMutableRawPointer(system).assumingMemoryBound(to: GObject.self), "network-available")
+        #expect(seen == [monitor.isNetworkAvailable])
+        // Connectivity counts as usable only when full (not behind a captive portal, not local only).
+        g_object_notify(UnsafeMutableRawPointer(system).assumingMemoryBound(to: GObject.self), "connectivity")
+        #expect(seen == [monitor.isNetworkAvailable, monitor.isNetworkAvailable && monitor.hasFullConnectivity])
+        monitor.stop()
+        g_object_notify(UnsafeMutableRawPointer(system).assumingMemoryBound(to: GObject.self), "network-available")
+        #expect(seen.count == 2)
+    }
+
     @Test func theSystemMonitorAnswers() {
         // Whatever this machine's network, the system monitor exists and can be asked.
         let monitor = NetworkMonitor()

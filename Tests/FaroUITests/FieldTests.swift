@@ -5,9 +5,9 @@ import Testing
 /// The window in the field (issue 11), on the real `faro` under Xvfb with a private bus, a python-dbusmock
 /// notification server and a real faro-backend with its fault flags: a start with the backend refusing
 /// connections, a row the backend refuses forever and one queued for another backend in the outbox panel, a
-/// backend that refuses the app key until it is set, and a key kept in a locked keyring. Observed through AT-SPI
-/// (Tests/UI/faro_desktop.py), the mock's recorded calls, `faro outbox --json` on the same profile and the
-/// backend's own tables.
+/// backend that refuses the app key until it is set, a key kept in a locked keyring, and a python-dbusmock
+/// NetworkManager that does not answer or loses the network. Observed through AT-SPI (Tests/UI/faro_desktop.py),
+/// the mocks' recorded calls, `faro outbox --json` on the same profile and the backend's own tables and counts.
 @Suite("The window in the field", .serialized)
 struct FieldTests {
     typealias Desktop = BackgroundMonitoringTests.Desktop
@@ -79,6 +79,47 @@ struct FieldTests {
                     "\(call[3]) \(call[4])".contains("Café La Parroquia")
                 }
             }, "\((try? desktop.notifyCalls()) ?? [])")
+    }
+
+    // MARK: the network
+
+    @Test func aNetworkManagerThatDoesNotAnswerDoesNotHoldTheWindow() throws {
+        let desktop = try Desktop()
+        try desktop.networkManager()
+        // Stopped, as a hung daemon: GIO's monitor asks it for its state when it is made (up to 25 s unanswered).
+        try desktop.pauseNetworkManager(true)
+        let app = try desktop.faro([
+            "--source", "replay", try BackgroundMonitoringTests.recording(in: desktop.home), "--no-tray",
+        ])
+        defer { _ = BackgroundMonitoringTests.stop(app) }
+        #expect(Self.eventually(10) { try desktop.window().frames == 1 }, "the window waited for NetworkManager")
+        #expect(
+            Self.eventually(15) { try Self.texts(desktop).contains { $0.contains("Café de olla") } },
+            "\((try? Self.texts(desktop)) ?? [])")
+        try desktop.pauseNetworkManager(false)
+    }
+
+    @Test func theNetworkComingBackPullsTheCatalogAtOnce() throws {
+        let desktop = try Desktop()
+        try desktop.networkManager()
+        let app = try desktop.faro([
+            "--source", "replay", try BackgroundMonitoringTests.recording(in: desktop.home), "--no-tray",
+        ])
+        defer { _ = BackgroundMonitoringTests.stop(app) }
+        try desktop.waitForApp(app)
+        func pulls() throws -> Int { try BackendInserts.listings(desktop.backend.url)["beacons"] ?? 0 }
+        #expect(
+            Self.eventually(15) { try Self.texts(desktop).contains { $0.contains("Café de olla") } },
+            "\((try? Self.texts(desktop)) ?? [])")
+        let before = try pulls()
+        #expect(before >= 1)
+
+        // NetworkManager loses the network and has it back (a resume before the Wi-Fi, a cable): the catalog is
+        // pulled at once, not at its next period (15 minutes); every beacon of the recording is catalogued, so
+        // nothing else asks. GIO reports NetworkManager's state only as a property change, not `network-changed`.
+        try desktop.setNetworkState(20)
+        try desktop.setNetworkState(70)
+        #expect(Self.eventually(10) { try pulls() > before }, "\((try? pulls()) ?? -1) pulls")
     }
 
     // MARK: the outbox panel

@@ -111,6 +111,30 @@ struct BackgroundMonitoringTests {
             daemon.signal(paused ? SIGSTOP : SIGCONT)
         }
 
+        /// The desktop's NetworkManager, once `networkManager` started one.
+        private var networkDaemon: ChildProcess?
+
+        /// NetworkManager on the desktop's system bus (python-dbusmock's template: connected, full connectivity),
+        /// which GIO's network monitor then watches instead of the kernel's routes.
+        func networkManager() throws {
+            try mock("org.freedesktop.NetworkManager", ["--system", "--template", "networkmanager"])
+            networkDaemon = peers.last
+        }
+
+        /// Stops NetworkManager (`paused`), so that calls to it wait unanswered, or lets it go on answering them.
+        func pauseNetworkManager(_ paused: Bool) throws {
+            let daemon = try #require(networkDaemon, "no NetworkManager on this desktop")
+            daemon.signal(paused ? SIGSTOP : SIGCONT)
+        }
+
+        /// Sets NetworkManager's global state (20 disconnected, 70 connected with full connectivity), as when a
+        /// network goes or comes.
+        func setNetworkState(_ state: Int) throws {
+            try gdbus(
+                "org.freedesktop.NetworkManager", "/org/freedesktop/NetworkManager",
+                "org.freedesktop.DBus.Mock.SetGlobalConnectionState", ["\(state)"])
+        }
+
         /// The desktop's gnome-keyring-daemon, once `keyring` started one.
         private var keyringDaemon: ChildProcess?
 

@@ -99,12 +99,15 @@ enum GUICommand {
         environment.connection = catalog.directory
         environment.uniqueInstance = demoProfile == nil
         environment.appID = InstalledAppID.resolve()
-        // The network coming back (GNetworkMonitor): the catalog pulls and the outbox delivers at once.
-        let network = NetworkMonitor()
-        network?.subscribe { available in
+        // The network coming back (GNetworkMonitor, watched on a thread of its own): the catalog pulls and the
+        // outbox delivers at once.
+        let directory = catalog.directory
+        let network = NetworkWatch { available in
             guard available else { return }
-            MainActor.assumeIsolated { catalog.directory.reconnect() }
-            stores.deliverer?.retryNow()
+            FaroApplication.performOnMain {
+                directory.reconnect()
+                stores.deliverer?.retryNow()
+            }
         }
         environment.session = GUICommand.sessionConfiguration(settings)
         // The backend's URL, tables or app key changed while the window runs (`faro app-key set`, `gsettings set`,
@@ -137,7 +140,7 @@ enum GUICommand {
             catalog.service.start()
         }
         let status = FaroApplication(environment: environment).run(service: service, background: background)
-        network?.stop()
+        network.stop()
         catalog.service.stop(timeout: 5)
         stores.deliverer?.stop(timeout: 5)
         demoBackend?.stop()
