@@ -99,16 +99,10 @@ enum GUICommand {
         environment.connection = catalog.directory
         environment.uniqueInstance = demoProfile == nil
         environment.appID = InstalledAppID.resolve()
-        // The network coming back (GNetworkMonitor, watched on a thread of its own): the catalog pulls and the
-        // outbox delivers at once.
+        // The network coming back (GNetworkMonitor, watched on a thread of its own from behind the first frame): the
+        // catalog pulls and the outbox delivers at once.
         let directory = catalog.directory
-        let network = NetworkWatch { available in
-            guard available else { return }
-            FaroApplication.performOnMain {
-                directory.reconnect()
-                stores.deliverer?.retryNow()
-            }
-        }
+        var network: NetworkWatch?
         environment.session = GUICommand.sessionConfiguration(settings)
         // The backend's URL, tables or app key changed while the window runs (`faro app-key set`, `gsettings set`,
         // or Reintentar after the key was refused): the outbox and the catalog carry on with the new configuration.
@@ -133,14 +127,22 @@ enum GUICommand {
         if let demoProfile {
             Output.line("faro: demo on a private profile in \(demoProfile.folder) (removed on exit)")
         }
-        // The keyring, the catalog's first pull and the outbox start behind the window's first frame (LaunchWork).
+        // The keyring, the catalog's first pull, the outbox and the network watch start behind the window's first
+        // frame (LaunchWork): the start pulls the catalog anyway, and the watch is only for the network coming back.
         environment.afterFirstFrame = {
             appKey?.start()
             deliverer?.start()
             catalog.service.start()
+            network = NetworkWatch { available in
+                guard available else { return }
+                FaroApplication.performOnMain {
+                    directory.reconnect()
+                    stores.deliverer?.retryNow()
+                }
+            }
         }
         let status = FaroApplication(environment: environment).run(service: service, background: background)
-        network.stop()
+        network?.stop()
         catalog.service.stop(timeout: 5)
         stores.deliverer?.stop(timeout: 5)
         demoBackend?.stop()
