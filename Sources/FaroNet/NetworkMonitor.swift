@@ -40,8 +40,9 @@ public final class NetworkMonitor {
     /// Calls `onChange` with whether the network can be used now at every change GIO reports, until `stop()` (a
     /// second subscription replaces the first):
     /// - `network-changed`, which carries the availability: the kernel's routes changed;
-    /// - `notify::network-available`: under NetworkManager, GIO reports its state only through this property (a
-    ///   Wi-Fi that is back, after a resume, raises no `network-changed` of its own when the routes stayed);
+    /// - `notify::network-available`: under NetworkManager, GIO reports NetworkManager's state only through this
+    ///   property, so NetworkManager saying it is connected again raises no `network-changed` unless the routes
+    ///   changed too;
     /// - `notify::connectivity`, as full connectivity (a captive portal passed, the network available all along).
     public func subscribe(_ onChange: @escaping (Bool) -> Void) {
         stop()

@@ -30,8 +30,8 @@ struct BackendOptions {
             OptionHelp(
                 "--debug",
                 "Serve /debug/..., for tests: the microsite request log (it holds cookies and device ids: never on a "
-                    + "shared machine), redirects, the count of accepted inserts (201) per row id and of listings per table. Without it "
-                    + "/debug/... answers 404 and nothing is logged."),
+                    + "shared machine), redirects, the count of accepted inserts (201) per row id and of listings per "
+                    + "table. Without it /debug/... answers 404 and nothing is logged."),
             OptionHelp("--fail-rate F", "Answer this fraction of requests with 500 or 503 without doing anything."),
             OptionHelp("--fail-status LIST", "The statuses --fail-rate picks from (default 500,503)."),
             OptionHelp("--latency-ms A[:B]", "Delay every answer by A ms (or a random A to B ms)."),
