@@ -87,7 +87,7 @@ struct FieldTests {
         let desktop = try Desktop()
         try desktop.networkManager()
         // Stopped, as a hung daemon: GIO's monitor asks it for its state when it is made (up to 25 s unanswered).
-        try desktop.pauseNetworkManager(true)
+        try desktop.pause(.networkManager, true)
         let app = try desktop.faro([
             "--source", "replay", try BackgroundMonitoringTests.recording(in: desktop.home), "--no-tray",
         ])
@@ -96,7 +96,7 @@ struct FieldTests {
         #expect(
             Self.eventually(15) { try Self.texts(desktop).contains { $0.contains("Café de olla") } },
             "\((try? Self.texts(desktop)) ?? [])")
-        try desktop.pauseNetworkManager(false)
+        try desktop.pause(.networkManager, false)
     }
 
     @Test func theNetworkComingBackPullsTheCatalogAtOnce() throws {
@@ -235,13 +235,13 @@ struct FieldTests {
         // Unlocked, but the Secret Service does not answer for now (stopped): Reintentar reads the key on a thread
         // of its own, so the window goes on answering AT-SPI meanwhile, and a second press waits for that read.
         try desktop.keyring(locked: false)
-        try desktop.pauseKeyring(true)
+        try desktop.pause(.keyring, true)
         try desktop.desktop(["press", "Retry connecting to the server"])
         #expect(
             Self.eventually(10) { try Self.texts(desktop).contains(locked) }, "the window froze on the keyring")
         try desktop.desktop(["press", "Retry connecting to the server"])
         #expect(try desktop.backend.rows("interested", key: "llave-secreta").isEmpty)
-        try desktop.pauseKeyring(false)
+        try desktop.pause(.keyring, false)
         #expect(
             Self.eventually(40) {
                 Self.names(try desktop.backend.rows("interested", key: "llave-secreta")) == ["Paciente SA"]

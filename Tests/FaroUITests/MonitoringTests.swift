@@ -98,33 +98,31 @@ struct BackgroundMonitoringTests {
             var arguments = ["--session", "--template", "notification_daemon"]
             if actions { arguments += ["-p", #"{"capabilities": "body actions icon-static persistence"}"#] }
             try mock("org.freedesktop.Notifications", arguments)
-            notificationDaemon = peers.last
+            daemons[.notifications] = peers.last
         }
 
-        /// The desktop's notification server, once `notificationServer` started one.
-        private var notificationDaemon: ChildProcess?
-
-        /// Stops the notification server (`paused`), so that its calls wait unanswered as with a hung server, or
-        /// lets it go on answering them.
-        func pauseNotifications(_ paused: Bool) throws {
-            let daemon = try #require(notificationDaemon, "no notification server on this desktop")
-            daemon.signal(paused ? SIGSTOP : SIGCONT)
+        /// The peers a test can stop, as hung daemons.
+        enum Daemon: String {
+            case notifications = "notification server"
+            case networkManager = "NetworkManager"
+            case keyring = "gnome-keyring-daemon"
         }
 
-        /// The desktop's NetworkManager, once `networkManager` started one.
-        private var networkDaemon: ChildProcess?
+        /// The ones this desktop started (`notificationServer`, `networkManager`, `keyring`).
+        private var daemons: [Daemon: ChildProcess] = [:]
+
+        /// Stops `daemon` (`paused`, SIGSTOP), so that calls to it wait unanswered as with a hung daemon, or lets
+        /// it go on answering them (SIGCONT).
+        func pause(_ daemon: Daemon, _ paused: Bool) throws {
+            let process = try #require(daemons[daemon], "no \(daemon.rawValue) on this desktop")
+            process.signal(paused ? SIGSTOP : SIGCONT)
+        }
 
         /// NetworkManager on the desktop's system bus (python-dbusmock's template: connected, full connectivity),
         /// which GIO's network monitor then watches instead of the kernel's routes.
         func networkManager() throws {
             try mock("org.freedesktop.NetworkManager", ["--system", "--template", "networkmanager"])
-            networkDaemon = peers.last
-        }
-
-        /// Stops NetworkManager (`paused`), so that calls to it wait unanswered, or lets it go on answering them.
-        func pauseNetworkManager(_ paused: Bool) throws {
-            let daemon = try #require(networkDaemon, "no NetworkManager on this desktop")
-            daemon.signal(paused ? SIGSTOP : SIGCONT)
+            daemons[.networkManager] = peers.last
         }
 
         /// Sets NetworkManager's global state (20 disconnected, 70 connected with full connectivity), as when a
@@ -135,15 +133,12 @@ struct BackgroundMonitoringTests {
                 "org.freedesktop.DBus.Mock.SetGlobalConnectionState", ["\(state)"])
         }
 
-        /// The desktop's gnome-keyring-daemon, once `keyring` started one.
-        private var keyringDaemon: ChildProcess?
-
         /// A real Secret Service on this desktop: gnome-keyring-daemon, its login keyring unlocked (the bus would
         /// otherwise start one whose locked keyring waits for a password prompt no one answers). Called again, it
         /// stops the running daemon and serves the same keyrings anew, `locked` (as after a login that did not
         /// unlock them) or unlocked.
         func keyring(locked: Bool = false) throws {
-            if let earlier = keyringDaemon {
+            if let earlier = daemons[.keyring] {
                 earlier.signal(SIGTERM)
                 _ = earlier.wait(timeout: 10)
             }
@@ -152,18 +147,11 @@ struct BackgroundMonitoringTests {
                 ["--foreground", "--components=secrets"] + (locked ? [] : ["--unlock"]),
                 environment: environment, stdin: locked ? nil : Data("faro-test".utf8))
             peers.append(daemon)
-            keyringDaemon = daemon
+            daemons[.keyring] = daemon
             let owned = try ChildProcess.run(
                 "/usr/bin/gdbus", ["wait", "--session", "--timeout", "20", "org.freedesktop.secrets"],
                 environment: environment, timeout: 30)
             try #require(owned.status == 0, "gnome-keyring-daemon did not start: \(daemon.stderr)")
-        }
-
-        /// Stops the desktop's gnome-keyring-daemon (`paused`), so that calls to the Secret Service wait unanswered
-        /// as with a hung daemon, or lets it go on answering them.
-        func pauseKeyring(_ paused: Bool) throws {
-            let daemon = try #require(keyringDaemon, "no keyring on this desktop")
-            daemon.signal(paused ? SIGSTOP : SIGCONT)
         }
 
         /// The real `faro` on this desktop.
@@ -389,7 +377,7 @@ struct BackgroundMonitoringTests {
         let desktop = try Desktop()
         try desktop.notificationServer(actions: true)
         // Stopped, as a hung server: calls to it wait unanswered (up to D-Bus's 25 s each).
-        try desktop.pauseNotifications(true)
+        try desktop.pause(.notifications, true)
         let app = try desktop.faro(["--source", "replay", try Self.recording(in: desktop.home), "--no-tray"])
         defer { _ = Self.stop(app) }
         try desktop.waitForApp(app)
@@ -405,7 +393,7 @@ struct BackgroundMonitoringTests {
 
         // Once the server answers, the first place's notification is shown, then updated in place with both: the
         // entries that came meanwhile are one update, not a second notification.
-        try desktop.pauseNotifications(false)
+        try desktop.pause(.notifications, false)
         #expect(Self.eventually(20) { try desktop.zoneNotifications().count >= 2 }, "\(app.stderr)")
         Thread.sleep(forTimeInterval: 1)
         let calls = try desktop.zoneNotifications()
