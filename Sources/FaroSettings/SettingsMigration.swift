@@ -30,9 +30,12 @@ public enum SettingsMigration {
         "backend-url", "table.beacons", "table.interested", "table.contactame", "table.rateme", "app-key",
     ]
 
-    /// Moves the rows named in `only` (their SQLite keys; nil: all of them).
+    /// Moves the rows named in `only` (their SQLite keys; nil: all of them). `appKeys` is only made when an old
+    /// app key is there to move: `AppKeyStore.standard` asks the session bus for a Secret Service, and a launch with
+    /// nothing to move (every launch after the first) should not pay for that round trip.
     public static func run(
-        from database: FaroDatabase, to settings: GSettingsStore, appKeys: AppKeyStore, only: Set<String>? = nil
+        from database: FaroDatabase, to settings: GSettingsStore, appKeys: @autoclosure () -> AppKeyStore,
+        only: Set<String>? = nil
     ) -> Report {
         var report = Report()
         for (sqlite, key) in legacyKeys where only?.contains(sqlite) ?? true {
@@ -49,7 +52,8 @@ public enum SettingsMigration {
                         try settings.set(key.settingsKey, value.isEmpty ? nil : value)
                     }
                 } else if !value.isEmpty {
-                    if try appKeys.read() == nil { try appKeys.store(value) }
+                    let store = appKeys()
+                    if try store.read() == nil { try store.store(value) }
                 }
             } catch let error as SettingsError {
                 report.problems.append("\(sqlite): \(error.description)")

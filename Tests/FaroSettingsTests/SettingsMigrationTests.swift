@@ -51,6 +51,29 @@ struct SettingsMigrationTests {
         #expect(SettingsMigration.run(from: database, to: settings, appKeys: appKeys).moved.isEmpty)
     }
 
+    /// The app key's store is made (which probes the session bus for a Secret Service) only when an old key is
+    /// there to move, so a launch with nothing left to move makes no bus round trip for it.
+    @Test func theKeyStoreIsMadeOnlyForAnOldKey() throws {
+        let fixture = try SchemaFixture()
+        let settings = try GSettingsStore(
+            schemaID: fixture.schemaID, schemaDirectory: fixture.schemas, backend: .keyfile(path: fixture.keyfile))
+        let database = try legacyDatabase(fixture, ["backend-url": "https://faro.example/api"])
+        var made = 0
+        func keyStore() -> AppKeyStore {
+            made += 1
+            return AppKeyStore(location: .file(fixture.folder.file("config/faro/app-key")))
+        }
+        #expect(SettingsMigration.run(from: database, to: settings, appKeys: keyStore()).moved == ["backend-url"])
+        #expect(made == 0)
+        #expect(SettingsMigration.run(from: database, to: settings, appKeys: keyStore()).moved.isEmpty)
+        #expect(made == 0)
+
+        try database.settings.set("app-key", "s3cret")
+        #expect(SettingsMigration.run(from: database, to: settings, appKeys: keyStore()).moved == ["app-key"])
+        #expect(made == 1)
+        #expect(try keyStore().read() == "s3cret")
+    }
+
     @Test func aValueSetSinceInGSettingsWins() throws {
         let fixture = try SchemaFixture()
         let settings = try GSettingsStore(
