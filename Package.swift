@@ -31,7 +31,7 @@ func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 ///   ones.
 /// - `-T scripts/unnamed-functions.ld` (added to lld's default layout, `INSERT BEFORE .text`): the functions LLVM
 ///   emits without a symbol (closure context destroyers, some thunks), which no list can name, are gathered in
-///   one 14 KB section next to the listed ones; scattered among the unlisted code, each one run kept a 64 KB window
+///   one 13.8 KB section next to the listed ones; scattered among the unlisted code, each one run kept a 64 KB window
 ///   resident (0.9 MB in all after 5 minutes of `--demo`).
 /// - `--no-export-dynamic`: the static Swift runtime's link arguments export every public symbol of the executable
 ///   (5,000), which nothing loads by name; their tables were resident, and every library's symbol lookups
