@@ -43,7 +43,8 @@ enum GUICommand {
         let database = try FaroDatabase(path: FaroDatabase.defaultPath())
         let stores = DatabaseStores(database: database)
         let settings: any SettingsStore
-        switch SettingsAccess.open(database: database) {
+        let opened = SettingsAccess.open(database: database)
+        switch opened {
         case .success(let store): settings = store
         case .failure(let error):
             // Without the schema (an uninstalled build with no compiled schemas) the window still works; what it
@@ -62,7 +63,8 @@ enum GUICommand {
         // The URL and the tables now; the stored app key on a thread of its own (AppKeyReading) once the window is
         // on screen, so the first frame never waits for the keyring. $FARO_APP_KEY, when set, is already in the
         // configuration.
-        let configuration = try BackendSettings.resolve(option: backendURL, database: database, readAppKey: false)
+        let configuration = try BackendSettings.resolve(
+            option: backendURL, database: database, opened: opened, readAppKey: false)
         let appKey = readAppKey && configuration != nil && configuration?.appKey == nil ? AppKeyReading() : nil
         stores.backend = configuration?.baseURL
         let deliverer = configuration.flatMap { configuration in
@@ -109,7 +111,9 @@ enum GUICommand {
         let backend = BackendReload(
             current: configuration, stores: stores, catalog: catalog.service, databasePath: database.path,
             syncSettings: catalog.settings,
-            resolve: { try BackendSettings.resolve(option: backendURL, database: database, readAppKey: false) },
+            resolve: {
+                try BackendSettings.resolve(option: backendURL, database: database, opened: opened, readAppKey: false)
+            },
             keyReading: readAppKey ? { AppKeyReading() } : nil)
         environment.reloadBackend = { backend.reload() }
         environment.appKeyStatus = backend.appKeyStatus

@@ -24,13 +24,16 @@ enum BackendSettings {
 
     /// The configuration, or nil when no URL is configured anywhere. `readAppKey` false leaves the stored app key
     /// alone (`faro --demo`: its own loopback backend needs none, and the user's keyring is not the demo's).
+    /// `opened`: the settings as the caller already opened them (`SettingsAccess.open`, which moved the old rows);
+    /// without it they are opened here.
     static func resolve(
-        option: String?, database: FaroDatabase, readAppKey: Bool = true,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        option: String?, database: FaroDatabase, opened: Result<GSettingsStore, SettingsError>? = nil,
+        readAppKey: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> BackendConfiguration? {
         func env(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
-        let settings = SettingsAccess.open(
-            database: database, only: SettingsMigration.backendKeys, environment: environment)
+        let settings =
+            opened
+            ?? SettingsAccess.open(database: database, only: SettingsMigration.backendKeys, environment: environment)
         let store = try? settings.get()
         guard let url = option ?? env("FARO_BACKEND") ?? store?.text(.backendURL) else {
             if case .failure(let error) = settings {
