@@ -76,4 +76,6 @@ public final class FaroDatabase {
     public var catalog: CatalogRepository { CatalogRepository(connection: connection) }
     public var savedPages: SavedPagesRepository { SavedPagesRepository(connection: connection) }
     public var siteState: SiteStateRepository { SiteStateRepository(connection: connection) }
+    public var calibrations: CalibrationRepository { CalibrationRepository(connection: connection) }
+    public var visits: VisitRepository { VisitRepository(connection: connection) }
 }

@@ -75,6 +75,27 @@ public enum Migrations {
             PRIMARY KEY (source_id, id)) WITHOUT ROWID;
         CREATE INDEX catalog_places_by_beacon ON catalog_places (source_id, major, minor);
         """,
+        // 5: beacon calibrations at 1 m, per-adapter offsets (docs/calibration.md), and visited places
+        // (docs/visits.md); times are seconds since 1970, UTC.
+        """
+        CREATE TABLE calibrations (
+            uuid TEXT NOT NULL, major INTEGER NOT NULL, minor INTEGER NOT NULL,
+            measured_power REAL NOT NULL, advertised_power INTEGER NOT NULL,
+            readings INTEGER NOT NULL, adapter TEXT NOT NULL, calibrated_at REAL NOT NULL,
+            PRIMARY KEY (uuid, major, minor)) WITHOUT ROWID;
+        CREATE TABLE adapter_offsets (
+            adapter TEXT PRIMARY KEY NOT NULL,
+            offset_db REAL NOT NULL,
+            uuid TEXT NOT NULL, major INTEGER NOT NULL, minor INTEGER NOT NULL,
+            measured_at REAL NOT NULL);
+        CREATE TABLE visits (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            place_id TEXT NOT NULL, cliente TEXT NOT NULL, titulo TEXT NOT NULL, url TEXT NOT NULL,
+            uuid TEXT NOT NULL, major INTEGER NOT NULL, minor INTEGER NOT NULL,
+            entered_at REAL NOT NULL, left_at REAL, closest_m REAL);
+        CREATE INDEX visits_by_entry ON visits (entered_at DESC, id DESC);
+        CREATE INDEX visits_open ON visits (place_id) WHERE left_at IS NULL;
+        """,
     ]
 
     /// The version a fully migrated database is at.

@@ -7,16 +7,20 @@ public struct BeaconSessionConfiguration: Sendable {
     /// How RSSI becomes metres (Faro's tuned default unless a test needs exact figures).
     public var strategy: DistanceStrategy<KalmanRSSIFilter>
     public var regions: RegionMonitorConfiguration
+    /// The calibrations and adapter offset distances start with (`BeaconSession.setCalibration` changes them).
+    public var calibration: PowerCalibration
 
     public init(
         filter: SightingFilter = SightingFilter(), ranging: RangingConfiguration = RangingConfiguration(),
         strategy: DistanceStrategy<KalmanRSSIFilter> = .faroDefault,
-        regions: RegionMonitorConfiguration = RegionMonitorConfiguration()
+        regions: RegionMonitorConfiguration = RegionMonitorConfiguration(),
+        calibration: PowerCalibration = .none
     ) {
         self.filter = filter
         self.ranging = ranging
         self.strategy = strategy
         self.regions = regions
+        self.calibration = calibration
     }
 }
 
@@ -44,10 +48,20 @@ public struct BeaconSession {
     }
 
     private static func makePipeline(_ configuration: BeaconSessionConfiguration) -> BeaconPipeline<KalmanRSSIFilter> {
-        BeaconPipeline(
-            filter: configuration.filter,
-            ranging: RangingEngine(configuration: configuration.ranging, strategy: configuration.strategy),
+        var ranging = RangingEngine(configuration: configuration.ranging, strategy: configuration.strategy)
+        ranging.calibration = configuration.calibration
+        return BeaconPipeline(
+            filter: configuration.filter, ranging: ranging,
             regions: RegionMonitor(regions: [], configuration: configuration.regions))
+    }
+
+    /// The calibrations and adapter offset in use.
+    public var calibration: PowerCalibration { pipeline.ranging.calibration }
+
+    /// New calibrations or adapter offset (the user calibrated a beacon or reset one): used from the next tick on,
+    /// and kept across a reset.
+    public mutating func setCalibration(_ calibration: PowerCalibration) {
+        pipeline.ranging.calibration = calibration
     }
 
     /// How many beacons are in range (tracked by ranging) right now.
@@ -99,7 +113,9 @@ public struct BeaconSession {
     /// announced only outside the cool-down. The places are kept.
     public mutating func reset() {
         let announced = pipeline.regions
+        let calibration = pipeline.ranging.calibration
         pipeline = BeaconSession.makePipeline(configuration)
+        pipeline.ranging.calibration = calibration
         pipeline.regions = announced
         pipeline.regions.tick(at: .infinity) { _ in }
         lastSnapshot = RangingSnapshot(time: 0, beacons: [])

@@ -40,6 +40,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
     /// steady stream of sightings does not grow a new array (a reallocation and copy at every doubling) per batch.
     @exclusivity(unchecked) private var spare: [BeaconSighting] = []
     private var pendingCatalog: CatalogIndex?
+    private var pendingCalibration: PowerCalibration?
     private var inputs: Stage.Inputs
     private var refreshWanted = false
     private var resetWanted = false
@@ -100,6 +101,14 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
         submit {
             $0.pendingCatalog = catalog
             $0.refreshWanted = true
+        }
+    }
+
+    /// New calibrations or adapter offset; the last tick's beacons are listed again with them at the next tick.
+    public func setCalibration(_ calibration: PowerCalibration) {
+        submit {
+            $0.pendingCalibration = calibration
+            $0.tickWanted = true
         }
     }
 
@@ -165,6 +174,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
     private struct Job {
         var reset: Bool
         var catalog: CatalogIndex?
+        var calibration: PowerCalibration?
         var sightings: [BeaconSighting]
         var inputs: Stage.Inputs
         var refresh: Bool
@@ -193,15 +203,19 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             if ticking, nextTick == nil { nextTick = machineClock() }
             if !ticking { nextTick = nil }
             let tickDue = tickWanted || (nextTick.map { machineClock() >= $0 } ?? false)
-            if tickDue || !sightings.isEmpty || resetWanted || refreshWanted || pendingCatalog != nil {
+            if tickDue || !sightings.isEmpty || resetWanted || refreshWanted || pendingCatalog != nil
+                || pendingCalibration != nil
+            {
                 var taken: [BeaconSighting] = []
                 swap(&taken, &sightings)
                 swap(&sightings, &spare)
                 let job = Job(
-                    reset: resetWanted, catalog: pendingCatalog, sightings: taken, inputs: inputs,
+                    reset: resetWanted, catalog: pendingCatalog, calibration: pendingCalibration, sightings: taken,
+                    inputs: inputs,
                     refresh: refreshWanted, tick: tickDue, epoch: epoch)
                 resetWanted = false
                 pendingCatalog = nil
+                pendingCalibration = nil
                 refreshWanted = false
                 tickWanted = false
                 if tickDue, let due = nextTick {
@@ -239,6 +253,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             stage.reset()
         }
         if let catalog = job.catalog { session.setCatalog(catalog) }
+        if let calibration = job.calibration { session.setCalibration(calibration) }
         let now = machineClock()
         for sighting in job.sightings {
             sourceClock.heard(sourceTime: sighting.time, at: now)

@@ -91,6 +91,9 @@ public final class BlueZSource: AdvertisementSource {
         s.rejected += tracker.rejectedCount
         return s
     }
+    /// The Bluetooth address of the adapter in use (what calibration offsets are kept under), nil before one is
+    /// chosen or when bluetoothd did not say.
+    public var adapterAddress: String? { tracker.adapterPath.flatMap { adapters[$0]?.address } }
     /// How many devices of the chosen adapter are being followed.
     public var deviceCount: Int { tracker.deviceCount }
 
@@ -354,6 +357,7 @@ public final class BlueZSource: AdvertisementSource {
         guard var adapter = adapters[path] else { return }
         if let powered = change.powered { adapter.powered = powered }
         if let discovering = change.discovering { adapter.discovering = discovering }
+        if let address = change.address { adapter.address = address }
         adapters[path] = adapter
         if path == tracker.adapterPath {
             if change.powered == false {

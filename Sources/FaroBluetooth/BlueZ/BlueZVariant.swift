@@ -6,6 +6,8 @@ import Glibc
 struct AdapterProperties: Equatable {
     var powered: Bool?
     var discovering: Bool?
+    /// The adapter's Bluetooth address (`Adapter1.Address`), which calibration offsets are kept under.
+    var address: String?
 }
 
 /// Reading BlueZ's GVariant values into plain Swift values, checking every type on the way (a misbehaving peer
@@ -74,6 +76,11 @@ enum BlueZVariant {
     static func adapterProperties(_ dictionary: OpaquePointer) -> AdapterProperties {
         var p = AdapterProperties()
         GVariantReading.forEachEntry(dictionary) { key, value in
+            if strcmp(key, "Address") == 0, GVariantReading.has(value, type: "s"),
+                let text = g_variant_get_string(value, nil)
+            {
+                p.address = String(cString: text)
+            }
             guard GVariantReading.has(value, type: "b") else { return }
             if strcmp(key, "Powered") == 0 { p.powered = g_variant_get_boolean(value) != 0 }
             if strcmp(key, "Discovering") == 0 { p.discovering = g_variant_get_boolean(value) != 0 }

@@ -15,6 +15,9 @@ public struct RangingConfiguration: Sendable {
 public struct RangedBeacon: Sendable, Equatable {
     public var identity: BeaconIdentity
     public var measuredPower: Int8
+    /// The 1 m power the distance was computed with when a calibration or adapter offset changed it; nil when it
+    /// is the advertised one.
+    public var calibratedPower: Double? = nil
     /// The address of the latest advertisement (a beacon may rotate addresses).
     public var address: BluetoothAddress
     /// The latest raw RSSI, dBm.
@@ -66,6 +69,9 @@ public struct RangingSnapshot: Sendable, Equatable {
 public struct RangingEngine<Filter: RSSIFilter>: Sendable {
     public let configuration: RangingConfiguration
     public let strategy: DistanceStrategy<Filter>
+    /// The 1 m powers distances are computed with (calibrations and the adapter's offset); takes effect at the
+    /// next tick.
+    public var calibration = PowerCalibration.none
 
     @usableFromInline
     struct Slot: Sendable {
@@ -126,9 +132,13 @@ public struct RangingEngine<Filter: RSSIFilter>: Sendable {
                 continue
             }
             let smoothed = slots[i].filter.smoothed(at: time)
+            let advertised = slots[i].beacon.measuredPower
+            let power = calibration.power(for: slots[i].beacon.identity, advertised: advertised)
+            let calibrated = power != Double(advertised)
             let distance = smoothed.flatMap {
-                strategy.model.distance(rssi: $0, measuredPower: Double(slots[i].beacon.measuredPower))
+                strategy.model.distance(rssi: $0, measuredPower: power)
             }
+            slots[i].beacon.calibratedPower = calibrated ? power : nil
             slots[i].beacon.smoothedRSSI = smoothed
             slots[i].beacon.distance = distance
             slots[i].beacon.proximity = Proximity(distance: distance)

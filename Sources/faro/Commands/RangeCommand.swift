@@ -37,7 +37,10 @@ enum RangeCommand {
         guard let path = try args.option("--replay") else { throw UsageError(description: "--replay FILE is required") }
         try args.finish()
         let records = try ReplayFile.load(path)
-        var session = BeaconSession()
+        // Recordings are the adapter `replay`: the calibrations and offset the window would use for them.
+        var session = BeaconSession(
+            configuration: BeaconSessionConfiguration(
+                calibration: StoredCalibration.load(adapter: CalibrateCommand.replayAdapter)))
         var player = ReplayPlayer(records: records)
         // Ticks fall on whole seconds of the recording's clock, from the first second after its first record.
         guard let first = records.first, let last = records.last else { return 0 }

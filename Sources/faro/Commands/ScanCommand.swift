@@ -119,6 +119,11 @@ struct LiveScanSession {
                     session.observe(s) { _ in }
                 case .state(let state):
                     Output.error("faro: \(state)")
+                    if case .scanning(let name) = state {
+                        // Calibrations, and the offset of the adapter now in use (by address when known).
+                        let address = (source as? BlueZSource)?.adapterAddress ?? name
+                        session.setCalibration(StoredCalibration.load(adapter: address))
+                    }
                 case .failed(let error):
                     failure = error
                     loop.quit()
@@ -180,7 +185,9 @@ struct ScanSession {
 
     /// Ticks once per second of scan time until `duration` (or the recording's end, or forever for a loop).
     func run(duration: Double?) throws {
-        var session = BeaconSession()
+        var session = BeaconSession(
+            configuration: BeaconSessionConfiguration(
+                calibration: StoredCalibration.load(adapter: CalibrateCommand.replayAdapter)))
         let source = ReplaySource(records: records, name: loop ? "demo" : "replay", loops: loop, speed: speed)
         let start = clock.now()
         let firstTime = source.firstTime
