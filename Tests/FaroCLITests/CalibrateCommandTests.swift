@@ -1,0 +1,116 @@
+import FaroTestSupport
+import Foundation
+import Testing
+
+/// `faro calibrate` end to end (docs/calibration.md): a recording taken at 1 m, the stored result used by
+/// `faro range`, the listing, the resets, and the refusals with their exit statuses.
+@Suite("faro calibrate")
+struct CalibrateCommandTests {
+    let faro = Paths.executable("faro")
+    static let uuid = "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1"
+    let near = "\(CalibrateCommandTests.uuid):100:1"
+
+    /// Two beacons advertising −59: 100/1 held 1 m away reading about −65 dBm, 100/2 further off at about −80.
+    static func recording(readings: Int, into path: String) throws {
+        var lines: [String] = []
+        var rng = SystemRandomNumberGenerator()
+        func frame(_ minor: Int) -> String {
+            "0201061aff4c000215" + uuid.replacingOccurrences(of: "-", with: "") + "0064"
+                + String(format: "%04x", minor) + "c5"
+        }
+        for i in 0..<readings {
+            let t = Double(i) * 0.5
+            let a = -65 + Int.random(in: -3...3, using: &rng)
+            let b = -80 + Int.random(in: -3...3, using: &rng)
+            lines.append(
+                #"{"t": \#(t), "address": "C0:FF:EE:00:00:01", "rssi": \#(a), "kind": "ad", "data": "\#(frame(1))"}"#)
+            lines.append(
+                #"{"t": \#(t + 0.1), "address": "C0:FF:EE:00:00:02", "rssi": \#(b), "kind": "ad", "data": "\#(frame(2))"}"#
+            )
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    func run(_ args: [String], _ dir: TemporaryDirectory) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ChildProcess.run(faro, args, environment: dir.xdgEnvironment, timeout: 60)
+    }
+
+    /// The distance `faro range --json` gives beacon `minor` at the last tick.
+    func lastDistance(_ output: String, minor: Int) throws -> Double {
+        let line = try #require(output.split(separator: "\n").last)
+        let tick = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let beacons = try #require(tick["beacons"] as? [[String: Any]])
+        let beacon = try #require(beacons.first { ($0["minor"] as? Int) == minor })
+        return try #require(beacon["distance"] as? Double)
+    }
+
+    @Test func calibratesStoresAndRangeUsesIt() throws {
+        let dir = try TemporaryDirectory("faro-calibrate")
+        let file = dir.file("at-1m.jsonl")
+        try Self.recording(readings: 60, into: file)
+        let before = try run(["range", "--replay", file, "--json"], dir)
+        #expect(before.status == 0, "\(before.stderr)")
+        let r = try run(["calibrate", "--replay", file, "--beacon", near, "--apply-to-adapter"], dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let words = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+        #expect(words.count == 4 && words[0] == Substring(near), "\(r.stdout)")
+        #expect(words.contains("readings=60"), "\(r.stdout)")
+        let power = try #require(words.first { $0.hasPrefix("measured_power=") }.flatMap { Int($0.dropFirst(15)) })
+        #expect((-68)...(-62) ~= power, "\(r.stdout)")
+        let offset = try #require(words.first { $0.hasPrefix("adapter_offset=") }.flatMap { Double($0.dropFirst(15)) })
+        #expect(abs(offset - Double(power + 59)) <= 0.6, "\(r.stdout)")
+
+        let after = try run(["range", "--replay", file, "--json"], dir)
+        // The calibrated beacon now reads about 1 m; the other one moves by the adapter's offset too.
+        #expect(abs(try lastDistance(after.stdout, minor: 1) - 1) < 0.35, "\(after.stdout.suffix(300))")
+        #expect(try lastDistance(before.stdout, minor: 1) > 1.3)
+        #expect(try lastDistance(after.stdout, minor: 2) < lastDistance(before.stdout, minor: 2))
+
+        let list = try run(["calibrate", "--list", "--json"], dir)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+        let calibrations = try #require(object["calibrations"] as? [[String: Any]])
+        let adapters = try #require(object["adapters"] as? [[String: Any]])
+        #expect(calibrations.first?["beacon"] as? String == near)
+        #expect(calibrations.first?["adapter"] as? String == "replay")
+        #expect(adapters.first?["adapter"] as? String == "replay")
+
+        #expect(try run(["calibrate", "--reset", near], dir).status == 0)
+        #expect(try run(["calibrate", "--reset", "--adapter", "replay"], dir).status == 0)
+        let missing = try run(["calibrate", "--reset", "--adapter", "replay"], dir)
+        #expect(missing.status == 1 && missing.stderr.contains("no offset"))
+        let reset = try run(["range", "--replay", file, "--json"], dir)
+        #expect(try lastDistance(reset.stdout, minor: 1) == lastDistance(before.stdout, minor: 1))
+        #expect(try run(["calibrate", "--reset", "--all"], dir).status == 0)
+        #expect(try run(["calibrate", "--list"], dir).stdout.contains("No calibrations."))
+    }
+
+    @Test func refusesWithTheReasonAndStoresNothing() throws {
+        let dir = try TemporaryDirectory("faro-calibrate-bad")
+        let file = dir.file("short.jsonl")
+        try Self.recording(readings: 6, into: file)
+        let few = try run(["calibrate", "--replay", file, "--beacon", near], dir)
+        #expect(few.status == 1)
+        #expect(few.stderr.contains("only 6 readings"), "\(few.stderr)")
+        let unheard = try run(["calibrate", "--replay", file, "--beacon", "\(Self.uuid):100:9"], dir)
+        #expect(unheard.status == 1)
+        #expect(unheard.stderr.contains("was not heard"), "\(unheard.stderr)")
+        for bad in ["\(Self.uuid):100", "nope:1:2", "\(Self.uuid):1:99999"] {
+            let r = try run(["calibrate", "--replay", file, "--beacon", bad], dir)
+            #expect(r.status == 2, "\(bad): \(r.stderr)")
+            #expect(r.stderr.contains("Usage: faro calibrate"), "\(r.stderr)")
+        }
+        #expect(try run(["calibrate", "--replay", file, "--beacon", near, "--distance", "50"], dir).status == 2)
+        #expect(try run(["calibrate", "--list"], dir).stdout.contains("No calibrations."))
+    }
+
+    @Test func calibratesLiveFromTheDemo() throws {
+        let dir = try TemporaryDirectory("faro-calibrate-demo")
+        // The demo walk passes 100/1 within a few metres; at 20× speed 15 s of demo time takes under a second.
+        let r = try run(
+            ["calibrate", "--source", "demo", "--speed", "20", "--seconds", "1", "--beacon", near, "--distance", "2"],
+            dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix(near + " measured_power="), "\(r.stdout)")
+        #expect(r.stderr.contains("readings after"), "\(r.stderr)")
+    }
+}
