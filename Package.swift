@@ -86,6 +86,7 @@ let package = Package(
     products: [
         .executable(name: "faro", targets: ["faro"]),
         .executable(name: "faro-backend", targets: ["faro-backend"]),
+        .executable(name: "faro-bench", targets: ["faro-bench"]),
         .library(name: "FaroCore", targets: ["FaroCore"]),
     ],
     targets: [
@@ -135,6 +136,9 @@ let package = Package(
             dependencies: ["FaroCore", "FaroStore", "FaroInstall", "FaroCommandLine", "FaroGLib", "CSoup"],
             path: "Sources/faro-backend"
         ),
+        // The measurements behind `make bench` (bench/README.md): not part of the shipped `faro`.
+        .executableTarget(
+            name: "faro-bench", dependencies: ["FaroCore", "FaroApp", "FaroCommandLine"], path: "Sources/faro-bench"),
         // The command-line parser and help (usage, manual page, shell completion) of faro and faro-backend.
         .target(name: "FaroCommandLine", dependencies: ["FaroCore"], path: "Sources/FaroCommandLine"),
         // Settings in GSettings, the app key in the Secret Service (or a 0600 file), the move from SQLite.
