@@ -14,10 +14,10 @@
 #
 # Steps: release build; the fixed corpora (bench/make_corpus.py, 1,000,000 advertisements, seeded: raw AD data, and
 # the same advertisements as HCI LE Advertising Report events) into bench-out/; the C reference
-# (bench/c/ibeacon_decode.c, cc -O2); the beacontools virtualenv .venv-bench (created once); `faro bench decode`
+# (bench/c/ibeacon_decode.c, cc -O2); the beacontools virtualenv .venv-bench (created once); `faro-bench decode`
 # (the production decode path every source calls, AdvertisementDecoder.forEachBeacon) against both, on both
 # corpora (the Swift and C summary lines must be identical, else this fails);
-# `faro bench pipeline`, `faro bench memory`, `faro bench distance` (when the subcommand exists), and every
+# `faro-bench pipeline`, `faro-bench memory`, `faro-bench distance` (when the subcommand exists), and every
 # executable bench/*/run.sh (their key=value lines are included verbatim). Ends with a Markdown table of the goals,
 # also written to bench-out/results.md. Ratios come from this one run; no test asserts timings.
 set -euo pipefail
@@ -63,6 +63,8 @@ else
     BIN="$(timeout 300 swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)/faro"
 fi
 [ -x "$BIN" ] || die "no faro binary at $BIN"
+BENCH_BIN="$(dirname "$BIN")/faro-bench"
+[ -x "$BENCH_BIN" ] || die "no faro-bench beside $BIN"
 # The settings schema an uninstalled faro reads (build/glib-2.0/schemas): without it, the window runs that name no
 # backend (bench/window's stall probe) stop at "no backend configured". `make test` builds it too, but a fresh
 # clone may run `make bench` first.
@@ -105,8 +107,8 @@ decode_rounds() {
     step "decode ($kind): faro vs C, $ROUNDS rounds of $REPEAT repetitions on $(wc -l < "$file" | tr -d ' ') advertisements"
     for round in $(seq 1 "$ROUNDS"); do
         c_out="$(timeout 600 "$OUT/ibeacon_decode" "$file" --kind "$kind" --repeat "$REPEAT")" || die "C decode failed"
-        s_out="$(timeout 600 "$BIN" bench decode --kind "$kind" "$file" --repeat "$REPEAT")" \
-            || die "faro bench decode failed"
+        s_out="$(timeout 600 "$BENCH_BIN" decode --kind "$kind" "$file" --repeat "$REPEAT")" \
+            || die "faro-bench decode failed"
         echo "round $round C:     $(echo "$c_out" | head -n 1)" >&2
         echo "round $round Swift: $(echo "$s_out" | head -n 1)" >&2
         C_SUMMARY="$(echo "$c_out" | sed -n 2p)"
@@ -143,17 +145,17 @@ if [ "$BT_READY" = 1 ]; then
 fi
 
 step "pipeline"
-PIPELINE_OUT="$(timeout 600 "$BIN" bench pipeline)" || die "faro bench pipeline failed"
+PIPELINE_OUT="$(timeout 600 "$BENCH_BIN" pipeline)" || die "faro-bench pipeline failed"
 step "memory"
-MEMORY_OUT="$(timeout 600 "$BIN" bench memory)" || die "faro bench memory failed"
+MEMORY_OUT="$(timeout 600 "$BENCH_BIN" memory)" || die "faro-bench memory failed"
 step "distance"
 DISTANCE_OUT=""
-if DISTANCE_OUT="$(timeout 600 "$BIN" bench distance 2>"$OUT/distance.err")"; then
+if DISTANCE_OUT="$(timeout 600 "$BENCH_BIN" distance 2>"$OUT/distance.err")"; then
     :
 else
     status=$?
     DISTANCE_OUT=""
-    echo "bench: 'faro bench distance' exited with $status, skipped: $(head -n 1 "$OUT/distance.err")" >&2
+    echo "bench: 'faro-bench distance' exited with $status, skipped: $(head -n 1 "$OUT/distance.err")" >&2
 fi
 
 EXTRA_OUT=""

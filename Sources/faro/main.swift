@@ -26,7 +26,6 @@ let subcommands: [Subcommand] = [
     Subcommand(help: ShowCommand.help, run: ShowCommand.run),
     Subcommand(help: ShareCommand.help, run: ShareCommand.run),
     Subcommand(help: AppKeyCommand.help, run: AppKeyCommand.run),
-    Subcommand(help: BenchCommand.help, run: BenchCommand.run),
 ]
 
 let program = ProgramText.program(commands: subcommands.map(\.help))

@@ -35,7 +35,7 @@ public enum DecodeFailure: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The one production decode path: every source (raw HCI, BlueZ, replay and the demo), `BeaconPipeline`,
-/// `faro decode` and `faro bench decode` read advertisements through `forEachBeacon`, so what is measured and
+/// `faro decode` and `faro-bench decode` read advertisements through `forEachBeacon`, so what is measured and
 /// tested is what the scanners run.
 ///
 /// What it accepts is `IBeaconDecoder`'s rules (AD structures, manufacturer data) and `HCIEventParser`'s (events);

@@ -14,7 +14,7 @@ public struct DistanceStrategy<Filter: RSSIFilter>: Sendable {
 
 extension DistanceStrategy where Filter == KalmanRSSIFilter {
     /// Faro's default: Kalman-smoothed RSSI and a log-distance model with an indoor exponent (3.0, tuned on
-    /// recorded office data; `faro bench distance` compares it with AltBeacon's default).
+    /// recorded office data; `faro-bench distance` compares it with AltBeacon's default).
     public static var faroDefault: DistanceStrategy<KalmanRSSIFilter> {
         DistanceStrategy(makeFilter: { KalmanRSSIFilter() }, model: LogDistancePathLoss(exponent: 3.0))
     }

@@ -7,7 +7,7 @@
 /// because the prediction's uncertainty grows with the time since the last sample.
 /// Constant work and memory per sample (three numbers, no allocation), unlike a time window of samples.
 ///
-/// The defaults were tuned with `faro bench distance` on the simulated walkers and on environment 1 of the
+/// The defaults were tuned with `faro-bench distance` on the simulated walkers and on environment 1 of the
 /// recorded data, then checked on the held-out environment 2 (see `data/evaluation/README.md`).
 public struct KalmanRSSIFilter: RSSIFilter {
     public var processNoise: Double

@@ -7,8 +7,5 @@ typealias UsageError = FaroCommandLine.UsageError
 typealias CommandHelp = FaroCommandLine.CommandHelp
 typealias OptionHelp = FaroCommandLine.OptionHelp
 typealias ExampleHelp = FaroCommandLine.ExampleHelp
-
-/// A failure the user can act on: one line on stderr, exit status 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
-}
+typealias Output = FaroCommandLine.Output
+typealias CommandFailure = FaroCommandLine.CommandFailure

@@ -3,18 +3,6 @@ import FaroCore
 import FoundationEssentials
 import Glibc
 
-/// Writing to stdout and stderr unbuffered: every line is one write, so a pipe reader (or a test) sees each tick
-/// as it happens.
-enum Output {
-    static func line(_ text: String) {
-        StandardStreams.writeOutput(text + "\n")
-    }
-
-    static func error(_ text: String) {
-        StandardStreams.writeError(text + "\n")
-    }
-}
-
 /// The small JSON this tool prints, written by hand so that key order and number format are a stable contract.
 enum JSON {
     /// A number with at most `decimals` decimals, always with at least one (`12.0`).

@@ -1,4 +1,5 @@
 import Dispatch
+import FaroCommandLine
 import FaroCore
 import FoundationEssentials
 import Glibc

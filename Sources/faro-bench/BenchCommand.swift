@@ -1,18 +1,19 @@
 import Dispatch
+import FaroCommandLine
 import FaroCore
 import FoundationEssentials
 import Glibc
 
-/// `faro bench decode FILE | pipeline | memory`: the measurements behind `make bench`. Each prints `key=value`
+/// `faro-bench decode FILE | pipeline | memory | distance`: the measurements behind `make bench`. Each prints `key=value`
 /// pairs that the bench script reads and sets side by side with the reference implementations.
 enum BenchCommand {
     static let help = CommandHelp(
-        name: "bench",
+        name: "faro-bench",
         synopsis: [
-            "faro bench decode FILE [--kind ad|msd|hci] [--repeat N]",
-            "faro bench pipeline [--beacons N] [--adverts N] [--places N] [--repeat N]",
-            "faro bench memory [--beacons N]",
-            "faro bench distance [--data DIR]",
+            "faro-bench decode FILE [--kind ad|msd|hci] [--repeat N]",
+            "faro-bench pipeline [--beacons N] [--adverts N] [--places N] [--repeat N]",
+            "faro-bench memory [--beacons N]",
+            "faro-bench distance [--data DIR]",
         ],
         summary: "The measurements behind 'make bench' (key=value lines).",
         description: """
@@ -33,7 +34,7 @@ enum BenchCommand {
         actions: ["decode", "pipeline", "memory", "distance"],
         examples: [
             ExampleHelp(
-                "faro bench pipeline --beacons 1000", "Prints pipeline_cpu_adverts_per_s=... and the figures behind it."
+                "faro-bench pipeline --beacons 1000", "Prints pipeline_cpu_adverts_per_s=... and the figures behind it."
             )
         ])
 

@@ -1,8 +1,9 @@
 import FaroApp
+import FaroCommandLine
 import FaroCore
 import Glibc
 
-/// `faro bench pipeline`: advertisements through exactly the path the window takes. Each is decoded by the
+/// `faro-bench pipeline`: advertisements through exactly the path the window takes. Each is decoded by the
 /// production decoder (`AdvertisementDecoder.forEachBeacon`, what every source calls), handed to a `BeaconSessionRunner` (its own thread, as in the window) and ranged there; once
 /// per synthetic second the runner ticks and the window's `BeaconListStage` builds the 1,000-row list. The figure is
 /// advertisements per second of the whole process's CPU time (both threads).

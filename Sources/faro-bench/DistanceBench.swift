@@ -1,9 +1,10 @@
 import Dispatch
+import FaroCommandLine
 import FaroCore
 import FoundationEssentials
 import Glibc
 
-/// `faro bench distance [--data DIR]`: how far off and how quick each distance strategy is, on recorded RSSI at
+/// `faro-bench distance [--data DIR]`: how far off and how quick each distance strategy is, on recorded RSSI at
 /// known distances and on simulated walkers. Prints one `key altbeacon=… altbeacon_arma=… faro=…` line per metric.
 ///
 /// Real data: every evaluation series is replayed through a fresh filter, with a ranging tick each second; ticks
