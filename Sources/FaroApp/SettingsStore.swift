@@ -52,4 +52,8 @@ public enum SettingsKey {
     public static let coolDown = "cool-down"
     /// Seconds between catalog refreshes from the backend (default 900).
     public static let catalogRefreshInterval = "catalog-refresh-interval"
+    /// The BlueZ adapter to scan with (`hci1`); nil: the first powered one.
+    public static let adapter = "adapter"
+    /// Days visits are kept in "Lugares visitados" (default 30).
+    public static let visitsRetentionDays = "visits-retention-days"
 }

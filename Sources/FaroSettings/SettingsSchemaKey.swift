@@ -16,6 +16,8 @@ public enum SettingsSchemaKey: String, CaseIterable, Sendable {
     case exitPeriod = "exit-period"
     case coolDown = "cool-down"
     case catalogRefreshInterval = "catalog-refresh-interval"
+    case adapter
+    case visitsRetentionDays = "visits-retention-days"
 
     /// The schema id of Faro's settings in a default install (a development-profile install has
     /// `io.github.faro.Faro.Devel`: FaroInstall's `AppIdentity`, which the `faro` executable passes in).
@@ -26,8 +28,8 @@ public enum SettingsSchemaKey: String, CaseIterable, Sendable {
         switch self {
         case .monitoring, .startAtLogin, .toldAboutBackground: return "b"
         case .pausedUntil: return "x"
-        case .backendURL, .tableBeacons, .tableInterested, .tableContactame, .tableRateme: return "s"
-        case .exitPeriod, .coolDown, .catalogRefreshInterval: return "u"
+        case .backendURL, .adapter, .tableBeacons, .tableInterested, .tableContactame, .tableRateme: return "s"
+        case .exitPeriod, .coolDown, .catalogRefreshInterval, .visitsRetentionDays: return "u"
         }
     }
 

@@ -19,6 +19,13 @@ public struct MonitoringEnvironment {
     public var session: BeaconSessionConfiguration
     /// Whether the session ticks by itself once a second (tests tick by hand).
     public var autoTick: Bool
+    /// Calibrations and adapter offsets (nil: distances use advertised powers).
+    public var calibrations: (any CalibrationStore)?
+    /// Where visits to catalogued places are recorded (nil: not recorded).
+    public var visits: (any VisitRecorder)?
+    /// The name a source's adapter offset is kept under: its Bluetooth address when it has one, `replay` for
+    /// recordings and the demo.
+    public var adapterName: @MainActor (any AdvertisementSource) -> String = { _ in "replay" }
 
     public init(
         makeSource: @escaping @MainActor () -> any AdvertisementSource, settings: any SettingsStore,
@@ -65,6 +72,8 @@ public final class MonitoringService {
     public private(set) var scannerState = ScannerState.scanning
     /// Called for every update, on the main thread.
     public var onUpdate: (@MainActor (MonitoringUpdate) -> Void)?
+    /// Called with every sighting, on the main thread, while set (the calibration dialog collects readings).
+    public var sightingTap: (@MainActor (BeaconSighting) -> Void)?
 
     private let environment: MonitoringEnvironment
     private var source: (any AdvertisementSource)?
@@ -105,6 +114,19 @@ public final class MonitoringService {
         stopScanning()
         runner?.stop()
         runner = nil
+    }
+
+    /// The adapter in use, as calibration offsets name it.
+    public var adapter: String { source.map { environment.adapterName($0) } ?? "replay" }
+
+    /// The calibrations store, for the window's dialogs.
+    public var calibrations: (any CalibrationStore)? { environment.calibrations }
+
+    /// Reads the calibrations and the adapter's offset again (after a calibration or a reset) and ranges with
+    /// them from the next tick on.
+    public func reloadCalibration() {
+        guard let store = environment.calibrations else { return }
+        session().setCalibration(store.powerCalibration(adapter: adapter))
     }
 
     /// The catalogued place of a beacon, if the catalog knows it.
@@ -181,6 +203,7 @@ public final class MonitoringService {
             MainActor.assumeIsolated { self?.received(outputs) }
         }
         made.setCatalog(environment.places.index)
+        if let store = environment.calibrations { made.setCalibration(store.powerCalibration(adapter: adapter)) }
         runner = made
         return made
     }
@@ -211,6 +234,7 @@ public final class MonitoringService {
         // Nothing is known to be in range any more: the next sighting after a resume is an entry again
         // (announced only outside the cool-down), and the next source's clock starts afresh.
         runner?.reset()
+        environment.visits?.leftAll(at: environment.wallClock())
         onUpdate?(.nearby(catalogued: 0))
     }
 
@@ -219,11 +243,14 @@ public final class MonitoringService {
         case .sighting(let sighting):
             guard plan.scanning else { return }
             session().observe(sighting)
+            sightingTap?(sighting)
             if !environment.places.index.contains(sighting.beacon.identity) {
                 environment.places.sighted(unknown: sighting.beacon.identity)
             }
         case .state(let state):
             scannerState = MonitoringService.scannerState(state)
+            // The adapter in use may have changed: its offset applies.
+            if case .scanning = state { reloadCalibration() }
             sessionInputsChanged()
         case .failed(let error):
             scannerState = .unavailable(error.description)
@@ -239,8 +266,15 @@ public final class MonitoringService {
         for output in outputs {
             switch output {
             case .region(let event):
+                if event.kind == .exit {
+                    environment.visits?.left(regionID: event.region.identifier, at: environment.wallClock())
+                }
                 guard event.kind == .enter, let beacon = event.beacon else { continue }
                 let place = environment.places.index.place(for: beacon)
+                if let place {
+                    environment.visits?.entered(
+                        regionID: event.region.identifier, place: place, at: environment.wallClock())
+                }
                 if let note = planner.entered(event, place: place, monitoringActive: plan.scanning) {
                     onUpdate?(.notify(note))
                 }

@@ -20,6 +20,10 @@ final class ApplicationActions {
         var setAutostart: @MainActor (Bool) -> Bool
         /// The backend's settings or app key may have changed (activated by `faro app-key set` over D-Bus).
         var reloadBackend: @MainActor () -> Void
+        /// Preferences.
+        var preferences: @MainActor () -> Void
+        /// "Calibrar a 1 m" for the beacon `UUID:MAJOR:MINOR` (the row menu; tests activate it over D-Bus).
+        var calibrate: @MainActor (String) -> Void
     }
 
     private let app: UnsafeMutablePointer<GtkApplication>
@@ -36,12 +40,15 @@ final class ApplicationActions {
         add("pause-hour", handlers.pauseHour)
         add("pause-tomorrow", handlers.pauseTomorrow)
         add("reload-backend", handlers.reloadBackend)
+        add("preferences", handlers.preferences)
+        addWithText("calibrate", handlers.calibrate)
         monitoring = addToggle("monitoring", initially: true) { wanted, _ in
             handlers.setMonitoring(wanted)
             return nil
         }
         autostart = addToggle("autostart", initially: autostartEnabled) { wanted, _ in handlers.setAutostart(wanted) }
         setAccels("app.quit", ["<Control>q"])
+        setAccels("app.preferences", ["<Control>comma"])
     }
 
     /// Brings the "Start at login" check item in line (the setting changed from outside).
@@ -57,6 +64,19 @@ final class ApplicationActions {
     private func add(_ name: String, _ body: @escaping @MainActor () -> Void) {
         let action = g_simple_action_new(name, nil)
         Signal.connect(action, "activate", pointer: { _ in body() })
+        g_action_map_add_action(OpaquePointer(app), action)
+        GObjectSignal.unref(UnsafeMutableRawPointer(action))
+    }
+
+    /// An action with a string parameter.
+    private func addWithText(_ name: String, _ body: @escaping @MainActor (String) -> Void) {
+        let action = g_simple_action_new(name, g_variant_type_new("s"))
+        Signal.connect(
+            action, "activate",
+            pointer: { parameter in
+                guard let parameter, let text = g_variant_get_string(OpaquePointer(parameter), nil) else { return }
+                body(String(cString: text))
+            })
         g_action_map_add_action(OpaquePointer(app), action)
         GObjectSignal.unref(UnsafeMutableRawPointer(action))
     }

@@ -30,12 +30,15 @@ public final class FaroApplication {
         self.environment = environment
         launchWork = LaunchWork(environment.afterFirstFrame)
         autostart = Autostart(appID: environment.appID)
-        monitoring = MonitoringService(
-            environment: MonitoringEnvironment(
-                makeSource: environment.makeSource, settings: environment.settings, places: environment.places,
-                scheduler: GLibScheduler(), hop: { body in MainThread.run { body() } },
-                machineClock: environment.machineClock, wallClock: environment.wallClock,
-                timeZone: environment.timeZone, localize: I18n.localizer, session: environment.session))
+        var monitoringEnvironment = MonitoringEnvironment(
+            makeSource: environment.makeSource, settings: environment.settings, places: environment.places,
+            scheduler: GLibScheduler(), hop: { body in MainThread.run { body() } },
+            machineClock: environment.machineClock, wallClock: environment.wallClock,
+            timeZone: environment.timeZone, localize: I18n.localizer, session: environment.session)
+        monitoringEnvironment.calibrations = environment.calibrations
+        monitoringEnvironment.visits = environment.visits
+        monitoringEnvironment.adapterName = environment.adapterName
+        monitoring = MonitoringService(environment: monitoringEnvironment)
         // The demo runs beside a real Faro, never handing over to it (it would show the user's own data).
         app = gtk_application_new(
             environment.appID, environment.uniqueInstance ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE)
@@ -77,6 +80,14 @@ public final class FaroApplication {
         return status
     }
 
+    /// Preferences, over the window when there is one.
+    private func showPreferences() {
+        PreferencesDialog(
+            parent: windows.window?.window, settings: environment.settings, monitoring: monitoring,
+            probe: environment.probeConnection
+        ).present()
+    }
+
     private func startup() {
         IndicatorAssets.install()
         ResourceBundle.installStyle()
@@ -97,7 +108,12 @@ public final class FaroApplication {
                 pauseTomorrow: { monitoring.pauseUntilTomorrow() },
                 setMonitoring: { on in monitoring.apply(on ? .on : .off) },
                 setAutostart: { [weak self] wanted in self?.setAutostart(wanted) ?? false },
-                reloadBackend: { [weak self] in self?.environment.reloadBackend?() }))
+                reloadBackend: { [weak self] in self?.environment.reloadBackend?() },
+                preferences: { [weak self] in self?.showPreferences() },
+                calibrate: { [weak self] text in
+                    guard let identity = BeaconIdentity(colonSeparated: text) else { return }
+                    self?.windows.calibrate(identity)
+                }))
         windows = WindowController(
             application: app, menu: ApplicationMenu.make(), environment: environment, monitoring: monitoring)
         windows.onClosing = { [weak self] in self?.windowClosing() }

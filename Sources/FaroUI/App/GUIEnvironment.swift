@@ -38,6 +38,14 @@ public struct GUIEnvironment {
     public var reloadBackend: (@MainActor () -> Void)?
     /// Monitoring's exit period and cool-down, and the session's other settings.
     public var session = BeaconSessionConfiguration()
+    /// Calibrations and adapter offsets (docs/calibration.md).
+    public var calibrations: (any CalibrationStore)?
+    /// Where visits to catalogued places are recorded (docs/visits.md).
+    public var visits: (any VisitRecorder)?
+    /// The name a source's adapter offset is kept under (its Bluetooth address, or `replay`).
+    public var adapterName: @MainActor (any AdvertisementSource) -> String = { _ in "replay" }
+    /// One catalog request to a backend URL, for "Probar conexión": runs off the main thread and calls back on it.
+    public var probeConnection: (@MainActor (String, @escaping @MainActor (ConnectionCheck) -> Void) -> Void)?
     /// What the first frame does not need (the app key read, the catalog's worker, the outbox): run once, after the
     /// main window's first frame, at once without a window, or 2 s after start-up at the latest (`LaunchWork`).
     public var afterFirstFrame: (@MainActor () -> Void)?

@@ -41,6 +41,15 @@ final class BeaconListPage {
     static let sliceBudget = 0.003
     /// Called when the user activates a row (Enter, double click).
     var onActivate: ((BeaconIdentity) -> Void)?
+    /// One entry of a row's context menu (right click, the Menu key, Shift+F10).
+    struct MenuItem {
+        var label: String
+        var action: @MainActor (BeaconIdentity) -> Void
+    }
+    /// The rows' context menu.
+    var menuItems: [MenuItem] = []
+    /// The menu on screen (kept until it is hidden).
+    private var shownMenu: UnsafeMutablePointer<GtkWidget>?
 
     init() {
         template = Template("beacon-list")
@@ -69,11 +78,55 @@ final class BeaconListPage {
         }
         gtk_list_box_set_sort_func(cast(list), sort, compare, Compare.destroyNotify)
         Signal.connect(
+            list, "button-press-event",
+            event: { [weak self] event in
+                guard let self, let event else { return false }
+                let button = event.assumingMemoryBound(to: GdkEventButton.self)
+                guard button.pointee.type == GDK_BUTTON_PRESS, button.pointee.button == 3,
+                    let row = gtk_list_box_get_row_at_y(cast(self.list), Int32(button.pointee.y)),
+                    let id = self.rowIdentity[UnsafeMutableRawPointer(row)]
+                else { return false }
+                self.showMenu(for: id, event: event)
+                return true
+            })
+        Signal.connect(
+            list, "popup-menu",
+            returning: { [weak self] in
+                guard let self, let focus = gtk_container_get_focus_child(cast(self.list)),
+                    let id = self.rowIdentity[UnsafeMutableRawPointer(focus)]
+                else { return false }
+                self.showMenu(for: id, event: nil, row: focus)
+                return true
+            })
+        Signal.connect(
             list, "row-activated",
             pointer: { [weak self] row in
                 guard let self, let row, let id = self.rowIdentity[row] else { return }
                 self.onActivate?(id)
             })
+    }
+
+    /// Pops up the context menu of a row at the pointer (or under the row, from the keyboard).
+    private func showMenu(
+        for identity: BeaconIdentity, event: UnsafeMutableRawPointer?, row: UnsafeMutablePointer<GtkWidget>? = nil
+    ) {
+        guard !menuItems.isEmpty else { return }
+        if let old = shownMenu { gtk_widget_destroy(old) }
+        guard let menu = gtk_menu_new() else { return }
+        shownMenu = menu
+        gtk_menu_attach_to_widget(cast(menu), list, nil)
+        for item in menuItems {
+            guard let entry = gtk_menu_item_new_with_label(item.label) else { continue }
+            let action = item.action
+            Signal.connect(entry, "activate") { action(identity) }
+            gtk_menu_shell_append(cast(menu), entry)
+        }
+        gtk_widget_show_all(menu)
+        if let event {
+            gtk_menu_popup_at_pointer(cast(menu), cast(event, to: GdkEvent.self))
+        } else if let row {
+            gtk_menu_popup_at_widget(cast(menu), row, GDK_GRAVITY_SOUTH_WEST, GDK_GRAVITY_NORTH_WEST, nil)
+        }
     }
 
     private func compare(_ a: UnsafeMutableRawPointer, _ b: UnsafeMutableRawPointer) -> Int32 {

@@ -44,9 +44,22 @@ final class WindowController {
         sitePage.open(place)
     }
 
+    /// "Calibrar a 1 m" for a beacon, over the window.
+    func calibrate(_ identity: BeaconIdentity) {
+        showBeacons()
+        let title = monitoring.place(for: identity).map { "\($0.titulo) — \($0.cliente)" }
+            ?? I18n.localizer.format("Unknown beacon %@", "\(identity.major)/\(identity.minor)")
+        CalibrationDialog(identity: identity, title: title, parent: window?.window, monitoring: monitoring).present()
+    }
+
     private func makeWindow() -> MainWindow {
         let w = MainWindow(application: application, menu: menu)
         w.beacons.onActivate = { [weak self] identity in self?.openSite(identity) }
+        w.beacons.menuItems = [
+            BeaconListPage.MenuItem(label: I18n.tr("Calibrate at 1 m…")) { [weak self] identity in
+                self?.calibrate(identity)
+            }
+        ]
         if let services = environment.site {
             // The content view is built when a site is first opened (siteView()), not before the first frame.
             let saved = SavedListPage(services: services)

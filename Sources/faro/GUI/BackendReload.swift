@@ -16,6 +16,8 @@ import FaroUI
 @MainActor
 final class BackendReload {
     private var current: BackendConfiguration?
+    /// The app key the window talks to its backend with (what "Probar conexión" sends).
+    var appKey: String? { current?.appKey }
     /// Whether a reload has applied its configuration since the start: the start's key read, if it comes after,
     /// is older than what the reload read.
     private var reloaded = false

@@ -83,7 +83,10 @@ enum GUICommand {
         let name = sourceName ?? "demo"
         let makeSource: @MainActor () -> any AdvertisementSource = {
             switch name {
-            case "bluez": return BlueZSource(options: BlueZSource.Options(adapter: adapter, powerOn: false))
+            case "bluez":
+                // --adapter, else the adapter chosen in Preferences, else the first powered one.
+                let chosen = adapter ?? settings.string(SettingsKey.adapter)
+                return BlueZSource(options: BlueZSource.Options(adapter: chosen, powerOn: false))
             case "hci": return HCISource(device: device)
             default: return ReplaySource(records: records, name: name, loops: name == "demo", speed: speed)
             }
@@ -128,6 +131,23 @@ enum GUICommand {
         }
         defer { watch.cancel() }
         environment.site = SiteAdapters(database: database, deviceID: deviceID)
+        let profile = DatabaseProfileAdapters(database: database)
+        environment.calibrations = profile
+        environment.visits = profile
+        environment.adapterName = { source in
+            if let bluez = source as? BlueZSource { return bluez.adapterAddress ?? "bluez" }
+            if let hci = source as? HCISource { return hci.device ?? "hci" }
+            return CalibrateCommand.replayAdapter
+        }
+        environment.probeConnection = { url, done in
+            let table = settings.string(SettingsKey.tableBeacons) ?? "beacons"
+            let key = backend.appKey ?? ProcessInfo.processInfo.environment["FARO_APP_KEY"]
+            let started = DetachedThread.start(name: "faro-probe") {
+                let check = GUICommand.check(ConnectionProbe.run(baseURL: url, appKey: key, table: table))
+                FaroApplication.performOnMain { done(check) }
+            }
+            if !started { done(.noAnswer("no thread for the request")) }
+        }
         if let demoProfile {
             Output.line("faro: demo on a private profile in \(demoProfile.folder) (removed on exit)")
         }
@@ -192,6 +212,18 @@ extension GUICommand {
             guard var configuration else { return nil }
             if let appKey { configuration.appKey = (try? appKey.wait()) ?? nil }
             return try CatalogSync(databasePath: databasePath, configuration: configuration, settings: settings)
+        }
+    }
+
+    /// FaroNet's probe outcome as the window's words take it.
+    nonisolated static func check(_ outcome: ConnectionProbe.Outcome) -> ConnectionCheck {
+        switch outcome {
+        case .connected(let places): return .connected(places: places)
+        case .refused(let status): return .refused(status: status)
+        case .notHTTPS: return .notHTTPS
+        case .notAURL: return .notAURL
+        case .noAnswer(let message): return .noAnswer(message)
+        case .unexpected(let message): return .unexpected(message)
         }
     }
 

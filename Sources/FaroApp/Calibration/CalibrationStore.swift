@@ -1,0 +1,51 @@
+import FaroCore
+
+/// Why a calibration or a visit could not be stored or forgotten, in words for the user.
+public struct ProfileStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+/// Where beacon calibrations and adapter offsets are kept (the profile database; see docs/calibration.md). The
+/// window and monitoring read and change them through this port.
+@MainActor
+public protocol CalibrationStore: AnyObject {
+    /// What distances heard through `adapter` are computed with.
+    func powerCalibration(adapter: String) -> PowerCalibration
+    /// The beacon's stored 1 m power, nil when it has none.
+    func measuredPower(of identity: BeaconIdentity) -> Double?
+    /// Stores a calibration made through `adapter`, and that adapter's offset when `applyToAdapter`.
+    func save(_ result: CalibrationResult, adapter: String, applyToAdapter: Bool) throws(ProfileStoreError)
+    /// "Restablecer": the beacon uses its advertised power again.
+    func reset(_ identity: BeaconIdentity) throws(ProfileStoreError)
+    /// The adapter's offset, nil when none was applied.
+    func offset(adapter: String) -> Double?
+    /// Forgets the adapter's offset.
+    func resetOffset(adapter: String) throws(ProfileStoreError)
+}
+
+/// Where visits to catalogued places are recorded (docs/visits.md).
+@MainActor
+public protocol VisitRecorder: AnyObject {
+    /// The user entered `place` (its region `regionID`) at `time` (seconds since 1970, UTC).
+    func entered(regionID: String, place: CatalogPlace, at time: Double)
+    /// The user left the place of region `regionID`.
+    func left(regionID: String, at time: Double)
+    /// Scanning stopped: every open visit ends now.
+    func leftAll(at time: Double)
+}
+
+/// What "Probar conexión" found (one catalog request; see docs/preferences.md).
+public enum ConnectionCheck: Equatable, Sendable {
+    case connected(places: Int)
+    /// HTTP 401 or 403: check the app key.
+    case refused(status: Int)
+    /// Not HTTPS and not this computer.
+    case notHTTPS
+    case notAURL
+    /// Nothing answered, with the network library's words.
+    case noAnswer(String)
+    /// It answered, but not as a Faro backend does.
+    case unexpected(String)
+}

@@ -1,0 +1,70 @@
+import FaroApp
+import FaroCore
+import FaroStore
+import FoundationEssentials
+
+/// Calibrations, adapter offsets and visits in the profile database, behind FaroApp's ports (main thread only;
+/// each write is one short local transaction).
+@MainActor
+final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder {
+    let database: FaroDatabase
+    let clock: () -> Double
+
+    init(database: FaroDatabase, clock: @escaping () -> Double = { Date().timeIntervalSince1970 }) {
+        self.database = database
+        self.clock = clock
+    }
+
+    func powerCalibration(adapter: String) -> PowerCalibration {
+        (try? database.calibrations.powerCalibration(adapter: adapter)) ?? .none
+    }
+
+    func measuredPower(of identity: BeaconIdentity) -> Double? {
+        (try? database.calibrations.calibration(of: identity))?.measuredPower
+    }
+
+    func save(_ result: CalibrationResult, adapter: String, applyToAdapter: Bool) throws(ProfileStoreError) {
+        let now = clock()
+        do {
+            try database.connection.transaction { () throws(StoreError) in
+                try database.calibrations.save(result, adapter: adapter, at: now)
+                if applyToAdapter {
+                    try database.calibrations.setOffset(
+                        result.adapterOffset, adapter: adapter, from: result.identity, at: now)
+                }
+            }
+        } catch { throw ProfileStoreError(error.description) }
+    }
+
+    func reset(_ identity: BeaconIdentity) throws(ProfileStoreError) {
+        do { try database.calibrations.delete(identity) } catch { throw ProfileStoreError(error.description) }
+    }
+
+    func offset(adapter: String) -> Double? { try? database.calibrations.offset(adapter: adapter) }
+
+    func resetOffset(adapter: String) throws(ProfileStoreError) {
+        do { try database.calibrations.deleteOffset(adapter: adapter) } catch {
+            throw ProfileStoreError(error.description)
+        }
+    }
+
+    // MARK: visits
+
+    func entered(regionID: String, place: CatalogPlace, at time: Double) {
+        do {
+            try database.visits.enter(
+                placeID: regionID, business: place.cliente, title: place.titulo, url: place.url,
+                identity: place.identity, at: time)
+        } catch {
+            Output.error("faro: the visit to \(place.titulo) was not recorded: \(error)")
+        }
+    }
+
+    func left(regionID: String, at time: Double) {
+        try? database.visits.leave(placeID: regionID, at: time)
+    }
+
+    func leftAll(at time: Double) {
+        try? database.visits.leaveAll(at: time)
+    }
+}
