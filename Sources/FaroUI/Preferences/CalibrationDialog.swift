@@ -23,8 +23,9 @@ final class CalibrationDialog {
     static let longestSeconds = 60.0
     static let tickMilliseconds: UInt32 = 250
 
-    init(identity: BeaconIdentity, title: String, parent: UnsafeMutablePointer<GtkWidget>?, monitoring: MonitoringService)
-    {
+    init(
+        identity: BeaconIdentity, title: String, parent: UnsafeMutablePointer<GtkWidget>?, monitoring: MonitoringService
+    ) {
         self.identity = identity
         self.monitoring = monitoring
         sampler = CalibrationSampler(target: identity)
@@ -36,7 +37,8 @@ final class CalibrationDialog {
         setAccessibleName(template.widget("progress"), I18n.tr("Readings collected"))
         setAccessibleName(template.widget("result"), I18n.tr("Calibration result"))
         gtk_label_set_text(cast(template.widget("beacon")), title)
-        gtk_widget_set_sensitive(template.widget("reset"), monitoring.calibrations?.measuredPower(of: identity) != nil ? 1 : 0)
+        gtk_widget_set_sensitive(
+            template.widget("reset"), monitoring.calibrations?.measuredPower(of: identity) != nil ? 1 : 0)
         Signal.connect(template.widget("cancel"), "clicked") { [weak self] in self?.close() }
         Signal.connect(template.widget("save"), "clicked") { [weak self] in self?.save() }
         Signal.connect(template.widget("reset"), "clicked") { [weak self] in self?.resetCalibration() }

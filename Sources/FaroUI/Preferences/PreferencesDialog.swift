@@ -120,16 +120,20 @@ final class PreferencesDialog {
     // MARK: controls → settings
 
     private func connect() {
-        Signal.connect(template.widget("monitoring"), "notify::active", pointer: { [weak self] _ in
-            guard let self, !self.loading else { return }
-            let on = gtk_switch_get_active(cast(self.template.widget("monitoring"))) != 0
-            self.settings.setString(SettingsKey.monitoring, on ? MonitoringPreference.on.storedValue : "off")
-        })
-        Signal.connect(template.widget("start-at-login"), "notify::active", pointer: { [weak self] _ in
-            guard let self, !self.loading else { return }
-            let on = gtk_switch_get_active(cast(self.template.widget("start-at-login"))) != 0
-            self.settings.setString(SettingsKey.startAtLogin, on ? "true" : nil)
-        })
+        Signal.connect(
+            template.widget("monitoring"), "notify::active",
+            pointer: { [weak self] _ in
+                guard let self, !self.loading else { return }
+                let on = gtk_switch_get_active(cast(self.template.widget("monitoring"))) != 0
+                self.settings.setString(SettingsKey.monitoring, on ? MonitoringPreference.on.storedValue : "off")
+            })
+        Signal.connect(
+            template.widget("start-at-login"), "notify::active",
+            pointer: { [weak self] _ in
+                guard let self, !self.loading else { return }
+                let on = gtk_switch_get_active(cast(self.template.widget("start-at-login"))) != 0
+                self.settings.setString(SettingsKey.startAtLogin, on ? "true" : nil)
+            })
         for spin in spins {
             Signal.connect(template.widget(spin.id), "value-changed") { [weak self] in
                 guard let self, !self.loading else { return }
@@ -144,10 +148,12 @@ final class PreferencesDialog {
             self.settings.setString(SettingsKey.adapter, text.isEmpty ? nil : text)
         }
         Signal.connect(template.widget("backend-url"), "activate") { [weak self] in self?.commitURL() }
-        Signal.connect(template.widget("backend-url"), "focus-out-event", returning: { [weak self] in
-            self?.commitURL()
-            return false
-        })
+        Signal.connect(
+            template.widget("backend-url"), "focus-out-event",
+            returning: { [weak self] in
+                self?.commitURL()
+                return false
+            })
         Signal.connect(template.widget("reset-offset"), "clicked") { [weak self] in self?.resetOffset() }
         Signal.connect(template.widget("test-connection"), "clicked") { [weak self] in self?.testConnection() }
     }
@@ -176,7 +182,8 @@ final class PreferencesDialog {
             text = I18n.localizer.format("No offset for the adapter %@.", adapter)
         }
         gtk_label_set_text(cast(template.widget("adapter-offset")), text)
-        gtk_widget_set_sensitive(template.widget("reset-offset"), monitoring.calibrations?.offset(adapter: adapter) != nil ? 1 : 0)
+        gtk_widget_set_sensitive(
+            template.widget("reset-offset"), monitoring.calibrations?.offset(adapter: adapter) != nil ? 1 : 0)
     }
 
     private func resetOffset() {
@@ -220,7 +227,8 @@ enum PreferencesText {
         case .notAURL: return I18n.tr("This is not a backend URL; use one like https://example.azurewebsites.net.")
         case .notHTTPS:
             return I18n.tr(
-                "The URL must start with https://; plain http is only allowed to this computer (127.0.0.1, ::1, localhost).")
+                "The URL must start with https://; plain http is only allowed to this computer (127.0.0.1, ::1, localhost)."
+            )
         }
     }
 

@@ -47,7 +47,8 @@ final class WindowController {
     /// "Calibrar a 1 m" for a beacon, over the window.
     func calibrate(_ identity: BeaconIdentity) {
         showBeacons()
-        let title = monitoring.place(for: identity).map { "\($0.titulo) — \($0.cliente)" }
+        let title =
+            monitoring.place(for: identity).map { "\($0.titulo) — \($0.cliente)" }
             ?? I18n.localizer.format("Unknown beacon %@", "\(identity.major)/\(identity.minor)")
         CalibrationDialog(identity: identity, title: title, parent: window?.window, monitoring: monitoring).present()
     }
