@@ -14,6 +14,7 @@ enum BenchCommand {
             "faro-bench pipeline [--beacons N] [--adverts N] [--places N] [--repeat N]",
             "faro-bench memory [--beacons N]",
             "faro-bench distance [--data DIR]",
+            "faro-bench calibration [--data DIR]",
         ],
         summary: "The measurements behind 'make bench' (key=value lines).",
         description: """
@@ -31,7 +32,7 @@ enum BenchCommand {
             OptionHelp("--places N", "Catalogued places (monitoring regions) in the pipeline (default 100)."),
             OptionHelp("--data DIR", "The evaluation data for distance (default data/evaluation)."),
         ],
-        actions: ["decode", "pipeline", "memory", "distance"],
+        actions: ["decode", "pipeline", "memory", "distance", "calibration"],
         examples: [
             ExampleHelp(
                 "faro-bench pipeline --beacons 1000", "Prints pipeline_cpu_adverts_per_s=... and the figures behind it."
@@ -66,6 +67,10 @@ enum BenchCommand {
             let directory = try args.option("--data") ?? "data/evaluation"
             try args.finish()
             try DistanceBench.run(dataDirectory: directory)
+        case "calibration":
+            let directory = try args.option("--data") ?? "data/evaluation"
+            try args.finish()
+            try CalibrationBench.run(dataDirectory: directory)
         default:
             throw UsageError(description: "unknown benchmark '\(what)'")
         }

@@ -94,3 +94,36 @@ struct SparseCadenceTests {
         #expect((CalibrationSampler.median(errors) ?? .infinity) < 0.5, "\(errors)")
     }
 }
+
+/// The Kalman filter at a sparse cadence: a reading after a long gap counts for more (docs/calibration.md).
+@Suite("Kalman filter at a sparse cadence")
+struct SparseKalmanTests {
+    /// The filter's estimate after a 15 dB step, fed readings every `spacing` seconds, `count` of them.
+    func afterStep(_ filter: KalmanRSSIFilter, spacing: Double, count: Int) -> Double {
+        var f = filter
+        var t = 0.0
+        for _ in 0..<10 {
+            f.add(rssi: -60, at: t)
+            t += spacing
+        }
+        for _ in 0..<count {
+            f.add(rssi: -75, at: t)
+            t += spacing
+        }
+        return f.smoothed(at: t) ?? 0
+    }
+
+    @Test func aStepIsFollowedWithinAFewSparseReadings() {
+        let sparse = afterStep(KalmanRSSIFilter(), spacing: 9, count: 3)
+        let asIfDense = afterStep(KalmanRSSIFilter(sparseProcessNoise: 1), spacing: 9, count: 3)
+        #expect(sparse < -70, "after three readings 9 s apart the estimate is \(sparse)")
+        #expect(sparse < asIfDense - 2)
+    }
+
+    @Test func aDenseCadenceIsFilteredAsBefore() {
+        // One reading a second never counts as sparse: the same estimate with or without the sparse setting.
+        #expect(
+            afterStep(KalmanRSSIFilter(), spacing: 1, count: 5)
+                == afterStep(KalmanRSSIFilter(sparseProcessNoise: 1), spacing: 1, count: 5))
+    }
+}

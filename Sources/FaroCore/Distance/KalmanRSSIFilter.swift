@@ -13,14 +13,24 @@ public struct KalmanRSSIFilter: RSSIFilter {
     public var processNoise: Double
     public var measurementNoise: Double
     public var gate: Double
+    /// A gap between readings longer than this (seconds) is a sparse cadence (docs/calibration.md)...
+    public var sparseGap: Double
+    /// ...and the signal is then taken to drift this much faster (dB²/s): with one reading every 8–10 s, each
+    /// reading must count for more, or a walking user's distance lags by tens of seconds.
+    public var sparseProcessNoise: Double
     @usableFromInline var estimate: Double?
     @usableFromInline var variance: Double = 0
     @usableFromInline var lastTime: Double = 0
 
-    public init(processNoise: Double = 1.0, measurementNoise: Double = 30, gate: Double = 2.0) {
+    public init(
+        processNoise: Double = 1.0, measurementNoise: Double = 30, gate: Double = 2.0, sparseGap: Double = 3,
+        sparseProcessNoise: Double = 15
+    ) {
         self.processNoise = processNoise
         self.measurementNoise = measurementNoise
         self.gate = gate
+        self.sparseGap = sparseGap
+        self.sparseProcessNoise = sparseProcessNoise
     }
 
     /// Inlinable: it runs for every advertisement, inside `RangingEngine.observe`.
@@ -34,7 +44,7 @@ public struct KalmanRSSIFilter: RSSIFilter {
         }
         let dt = max(0, time - lastTime)
         lastTime = max(lastTime, time)
-        let predicted = variance + processNoise * dt
+        let predicted = variance + (dt > sparseGap ? sparseProcessNoise : processNoise) * dt
         let spread = (predicted + measurementNoise).squareRoot() * gate
         let innovation = min(max(rssi - x, -spread), spread)
         let gain = predicted / (predicted + measurementNoise)

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Calibration and sparse-cadence benchmark (docs/calibration.md): `faro-bench calibration` on the evaluation data in
+# data/evaluation, side by side in one run.
+# Goals: with every beacon advertising -59 dBm, one beacon per receiver calibrated near 1 m with its adapter offset
+# applied to all brings the median distance error within 1.1x of Faro with each beacon's true 1 m power; at one
+# reading every 8-10 s, no spurious exit over 10-minute walks and a distance error within 1.3x of 1 Hz.
+#
+# Builds nothing: expects a release `faro-bench` beside `faro` in FARO_BIN_DIR (default: the folder of $FARO when
+# scripts/bench.sh sets it, else $SCRATCH/release, else .build/release).
+# Prints key=value lines (see bench/README.md) and calibration_goal_1_1x=yes|no, sparse_goal_1_3x=yes|no.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+if [ -z "${FARO_BIN_DIR:-}" ]; then
+    if [ -n "${FARO:-}" ]; then FARO_BIN_DIR="$(dirname "$FARO")"
+    elif [ -n "${SCRATCH:-}" ]; then FARO_BIN_DIR="$SCRATCH/release"
+    else FARO_BIN_DIR=".build/release"; fi
+fi
+BENCH="$FARO_BIN_DIR/faro-bench"
+[ -x "$BENCH" ] || { echo "bench/calibration: no faro-bench in $FARO_BIN_DIR (build with: swift build -c release)" >&2; exit 1; }
+out="$("$BENCH" calibration --data data/evaluation)"
+echo "$out"
+value() { echo "$out" | sed -n "s/^$1=//p"; }
+ratio=$(value calibration_ratio_calibrated_to_true_power)
+walk=$(value sparse_sim_walk_error_ratio)
+real=$(value sparse_real_error_ratio)
+exits=$(value sparse_sim_spurious_exits)
+awk -v r="$ratio" 'BEGIN { print "calibration_goal_1_1x=" (r != "" && r <= 1.1 ? "yes" : "no") }'
+awk -v w="$walk" -v s="$real" -v e="$exits" \
+    'BEGIN { print "sparse_goal_1_3x=" (w != "" && s != "" && w <= 1.3 && s <= 1.3 && e == 0 ? "yes" : "no") }'
