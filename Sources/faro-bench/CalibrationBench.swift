@@ -1,7 +1,7 @@
-import Glibc
 import FaroCommandLine
 import FaroCore
 import FoundationEssentials
+import Glibc
 
 /// `faro-bench calibration [--data DIR]`: what calibration at 1 m buys, and how ranging holds up when BlueZ reports
 /// a beacon only every 8–10 s (docs/calibration.md). Prints `key=value` lines.
@@ -128,13 +128,15 @@ enum CalibrationBench {
             let walk = DistanceSimulation.walker(legs: 15, speed: 1, exponent: exponent, radio: radio, noise: &noise)
             var run = walk
             run.samples = thin(walk.samples, spacing: 1...1, noise: &noise)
-            dense += DistanceBench.track(
-                run: run, measuredPower: radio.measuredPower, tracker: StrategyTracker(strategy: .faroDefault)
-            ).errors
+            dense +=
+                DistanceBench.track(
+                    run: run, measuredPower: radio.measuredPower, tracker: StrategyTracker(strategy: .faroDefault)
+                ).errors
             run.samples = thin(walk.samples, spacing: 8...10, noise: &noise)
-            thinned += DistanceBench.track(
-                run: run, measuredPower: radio.measuredPower, tracker: StrategyTracker(strategy: .faroDefault)
-            ).errors
+            thinned +=
+                DistanceBench.track(
+                    run: run, measuredPower: radio.measuredPower, tracker: StrategyTracker(strategy: .faroDefault)
+                ).errors
             exits += spuriousExits(times: run.samples.map(\.time), duration: run.duration)
             walks += 1
         }

@@ -38,7 +38,11 @@ import Testing
         if version >= 1 {
             try connection.query("INSERT INTO settings (key, value) VALUES ('backend.url', 'https://b.example')")
             try connection.query("INSERT INTO contact_profile VALUES (1, 'Ana', 'ana@e.mx', '5512345678', 'ACME', 1)")
-            try connection.query("INSERT INTO catalog_cache VALUES (100, 1, '', 'b1', 'Café', 'Menú', 'http://x/', 1)")
+            // The per-lookup cache existed from version 1 to 3 (version 4 dropped it).
+            if version < 4 {
+                try connection.query(
+                    "INSERT INTO catalog_cache VALUES (100, 1, '', 'b1', 'Café', 'Menú', 'http://x/', 1)")
+            }
         }
         if version >= 2 {
             try connection.query(
