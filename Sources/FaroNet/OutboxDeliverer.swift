@@ -126,7 +126,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
         var pass: OutboxDeliveryPass?
         var storeFailures = 0
         var unreachableRun = 0
-        var random = SystemUnitRandom()
+        var random = SystemRandomNumberGenerator()
         var passes = 0
         while !isStopping {
             var sleepUntil = clock.now() + idleRecheck

@@ -296,7 +296,7 @@ public struct OutboxRepository {
     public func submit(
         _ submission: OutboxSubmission, now: Double, marking site: String? = nil, backend: String? = nil
     ) throws(StoreError) -> OutboxRow {
-        var random = SystemUnitRandom()
+        var random = SystemRandomNumberGenerator()
         let id = OutboxRowID.make(using: &random)
         if let site { return try enqueue(submission, id: id, now: now, marking: site, backend: backend) }
         return try enqueue(submission, id: id, now: now, backend: backend)
