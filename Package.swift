@@ -37,7 +37,9 @@ let package = Package(
             name: "CompileResources", capability: .buildTool(), dependencies: ["embed-resource"],
             path: "Plugins/CompileResources"),
         .executableTarget(name: "embed-resource", path: "Sources/embed-resource"),
-        .target(name: "FaroResources", path: "Sources/FaroResources", plugins: ["CompileResources"]),
+        .target(
+            name: "FaroResources", dependencies: ["FaroCore"], path: "Sources/FaroResources",
+            plugins: ["CompileResources"]),
         .target(
             name: "CShim",
             dependencies: ["CGio", "CSQLite", "CCurl"],
