@@ -5,7 +5,7 @@ import FaroTestSupport
 import Foundation
 import Testing
 
-/// `faro register`, `faro outbox` and `faro outbox flush` as scripts use them (PRODUCT.md §13).
+/// `faro register`, `faro outbox` and `faro outbox flush` as scripts use them (docs/cli.md).
 @Suite(.serialized) struct OutboxCommandTests {
     let faro = Paths.executable("faro")
 
