@@ -8,17 +8,13 @@ import Testing
 /// A real `faro-backend` for one test, on a free loopback port, serving the microsites of a data folder the
 /// test writes (or the source tree's `data/`), with its microsite request log readable through `/debug/requests`.
 final class TestBackend: @unchecked Sendable {
-    let process: ChildProcess
-    let base: String
+    let backend: BackendProcess
+    var base: String { backend.url }
 
     init(data: String = Paths.data, siteLatencyMilliseconds: Int = 0) throws {
-        process = try ChildProcess(
-            Paths.executable("faro-backend"), ["--port", "0", "--data", data, "--debug"],
+        backend = try BackendProcess(
+            ["--data", data, "--debug"],
             environment: ["FARO_BACKEND_SITE_LATENCY_MS": String(siteLatencyMilliseconds)])
-        guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
-            throw WebTestError(description: "faro-backend did not start: \(process.stderr)")
-        }
-        base = String(line.dropFirst("listening on ".count)).trimmingCharacters(in: .whitespaces)
     }
 
     /// The requests the backend saw on `/sitios/…` and `/debug/redirect`, oldest first.
@@ -28,13 +24,8 @@ final class TestBackend: @unchecked Sendable {
         return json as? [[String: Any]] ?? []
     }
 
-    /// Kills the server. SIGKILL, because a child of the test runner may inherit an ignored SIGTERM.
-    func stop() {
-        process.signal(SIGKILL)
-        process.wait(timeout: 10)
-    }
-
-    deinit { stop() }
+    /// Kills the server.
+    func stop() { backend.stop() }
 }
 
 struct WebTestError: Error, CustomStringConvertible {
