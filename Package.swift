@@ -37,7 +37,9 @@ let package = Package(
             name: "CompileResources", capability: .buildTool(), dependencies: ["embed-resource"],
             path: "Plugins/CompileResources"),
         .executableTarget(name: "embed-resource", path: "Sources/embed-resource"),
-        .target(name: "FaroResources", path: "Sources/FaroResources", plugins: ["CompileResources"]),
+        .target(
+            name: "FaroResources", dependencies: ["FaroCore"], path: "Sources/FaroResources",
+            plugins: ["CompileResources"]),
         .target(
             name: "CShim",
             dependencies: ["CGio", "CSQLite", "CCurl"],
@@ -107,33 +109,44 @@ let package = Package(
                 "CShim",
             ],
             path: "Sources/FaroUI"),
-        .target(name: "FaroTestSupport", dependencies: ["CShim"], path: "Tests/FaroTestSupport"),
+        // MARK: Tests: one target per module, named after it; end-to-end suites of the window in their own target.
+        .target(
+            name: "FaroTestSupport", dependencies: ["CShim", "FaroCore", "FaroWeb"], path: "Tests/FaroTestSupport"),
+        .testTarget(name: "CShimTests", dependencies: ["CShim", "CGio"], path: "Tests/CShimTests"),
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),
+        .testTarget(
+            name: "FaroStoreTests", dependencies: ["FaroStore", "FaroCore", "FaroTestSupport"],
+            path: "Tests/FaroStoreTests"
+        ),
         .testTarget(
             name: "FaroNetTests",
             dependencies: ["FaroNet", "FaroCurl", "FaroStore", "FaroCore", "FaroApp", "FaroTestSupport", "CGio"],
             path: "Tests/FaroNetTests"
         ),
         .testTarget(
-            name: "FaroStoreTests", dependencies: ["FaroStore", "FaroCore", "FaroTestSupport"],
-            path: "Tests/FaroStoreTests"
+            name: "FaroWebTests",
+            dependencies: ["FaroWeb", "FaroCurl", "FaroNet", "FaroCore", "FaroTestSupport", "CGtk"],
+            path: "Tests/FaroWebTests"
         ),
         .testTarget(name: "FaroAppTests", dependencies: ["FaroApp", "FaroCore"], path: "Tests/FaroAppTests"),
         .testTarget(
-            name: "FaroUITests", dependencies: ["FaroTestSupport", "faro", "FaroApp", "FaroCore", "FaroStore"],
-            path: "Tests/FaroUITests"
-        ),
-        .testTarget(name: "CShimTests", dependencies: ["CShim", "CGio"], path: "Tests/CShimTests"),
-        .testTarget(
             name: "FaroGLibTests", dependencies: ["FaroGLib", "FaroTestSupport", "CGio"], path: "Tests/FaroGLibTests"),
+        .testTarget(
+            name: "FaroBluetoothTests",
+            dependencies: ["FaroBluetooth", "FaroCore", "FaroGLib", "FaroTestSupport", "CGio"],
+            path: "Tests/FaroBluetoothTests", exclude: ["Templates"]
+        ),
         .testTarget(
             name: "FaroSettingsTests",
             dependencies: ["FaroSettings", "FaroApp", "FaroStore", "FaroTestSupport", "CSecret", "faro"],
             path: "Tests/FaroSettingsTests"
         ),
         .testTarget(
-            name: "FaroPackagingTests", dependencies: ["FaroCommandLine", "FaroInstall", "FaroTestSupport"],
-            path: "Tests/FaroPackagingTests"
+            name: "FaroUITests",
+            dependencies: [
+                "FaroUI", "FaroWeb", "FaroApp", "FaroCore", "FaroStore", "FaroGLib", "CGtk", "FaroTestSupport", "faro",
+            ],
+            path: "Tests/FaroUITests"
         ),
         .testTarget(
             name: "FaroCommandLineTests",
@@ -141,19 +154,25 @@ let package = Package(
             path: "Tests/FaroCommandLineTests"
         ),
         .testTarget(
-            name: "FaroWebTests",
+            name: "FaroPackagingTests", dependencies: ["FaroCommandLine", "FaroInstall", "FaroTestSupport"],
+            path: "Tests/FaroPackagingTests"
+        ),
+        // The `faro` executable: its commands and adapters, run as a user runs them.
+        .testTarget(
+            name: "faroTests",
             dependencies: [
-                "FaroWeb", "FaroCurl", "FaroNet", "FaroCore", "FaroStore", "FaroUI", "CGtk", "FaroTestSupport", "faro",
-                "faro-backend",
+                "faro", "faro-backend", "FaroWeb", "FaroNet", "FaroStore", "FaroApp", "FaroCore", "FaroTestSupport",
             ],
-            path: "Tests/FaroWebTests"
+            path: "Tests/faroTests"
         ),
         .testTarget(
-            name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),
+            name: "faro-backendTests", dependencies: ["faro-backend", "FaroNet", "FaroCore", "FaroTestSupport"],
+            path: "Tests/faro-backendTests"
+        ),
+        // End to end: the real window under Xvfb on a private bus, driven through AT-SPI (Tests/UI).
         .testTarget(
-            name: "FaroBluetoothTests",
-            dependencies: ["FaroBluetooth", "FaroCore", "FaroGLib", "FaroTestSupport", "CGio", "faro"],
-            path: "Tests/FaroBluetoothTests", exclude: ["Templates"]
+            name: "WindowEndToEndTests", dependencies: ["FaroTestSupport", "faro", "faro-backend"],
+            path: "Tests/WindowEndToEndTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -162,7 +162,7 @@ CURLMsg *curl_multi_info_read(CURLM *multi, int *queued) {
     return table.curl_multi_info_read ? table.curl_multi_info_read(multi, queued) : NULL;
 }
 
-// The variadic pair, reached only through CShim's typed wrappers (shim.c): one argument of a known type each.
+// The variadic pair, reached only through CShim's typed wrappers (curl_shim.c): one argument of a known type each.
 CURLcode faro_curl_setopt_forward_long(CURL *handle, CURLoption option, long value) {
     return table.curl_easy_setopt ? table.curl_easy_setopt(handle, option, value) : CURLE_FAILED_INIT;
 }

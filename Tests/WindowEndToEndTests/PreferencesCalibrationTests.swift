@@ -9,8 +9,8 @@ import Testing
 @Suite("Preferences and calibration in the window", .serialized)
 struct PreferencesCalibrationTests {
     @Test func preferencesFollowGSettingsAndACalibrationIsStored() throws {
-        let backend = try WindowTests.Backend()
-        let refusing = try WindowTests.Backend(["--app-key", "secret"])
+        let backend = try BackendProcess()
+        let refusing = try BackendProcess(["--app-key", "secret"])
         let data = try TemporaryDirectory("faro-prefs")
         var env = data.xdgEnvironment
         env["FARO_DATA_DIR"] = Paths.data
