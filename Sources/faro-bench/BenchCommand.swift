@@ -15,6 +15,7 @@ enum BenchCommand {
             "faro-bench memory [--beacons N]",
             "faro-bench distance [--data DIR]",
             "faro-bench calibration [--data DIR]",
+            "faro-bench history [--beacons N]",
         ],
         summary: "The measurements behind 'make bench' (key=value lines).",
         description: """
@@ -32,7 +33,7 @@ enum BenchCommand {
             OptionHelp("--places N", "Catalogued places (monitoring regions) in the pipeline (default 100)."),
             OptionHelp("--data DIR", "The evaluation data for distance (default data/evaluation)."),
         ],
-        actions: ["decode", "pipeline", "memory", "distance", "calibration"],
+        actions: ["decode", "pipeline", "memory", "distance", "calibration", "history"],
         examples: [
             ExampleHelp(
                 "faro-bench pipeline --beacons 1000", "Prints pipeline_cpu_adverts_per_s=... and the figures behind it."
@@ -67,6 +68,10 @@ enum BenchCommand {
             let directory = try args.option("--data") ?? "data/evaluation"
             try args.finish()
             try DistanceBench.run(dataDirectory: directory)
+        case "history":
+            let beacons = Int(try args.number("--beacons", in: 1...100_000) ?? 1000)
+            try args.finish()
+            history(beacons: beacons)
         case "calibration":
             let directory = try args.option("--data") ?? "data/evaluation"
             try args.finish()
@@ -222,6 +227,43 @@ enum BenchCommand {
         Output.line(
             "memory_beacons=\(tracked) rss_before_kb=\(before) rss_after_kb=\(after) delta_mb=\(String(cFormat: "%.2f", Double(after - before) / 1024))"
         )
+    }
+}
+
+extension BenchCommand {
+    /// The readings history's memory (docs/beacon-page.md): `beacons` beacons, 10 minutes at 1 Hz, ranged by two
+    /// engines side by side in one process, one keeping the history and one not; the difference in resident memory
+    /// is what the history costs.
+    static func history(beacons: Int) {
+        let identities = (0..<beacons).map {
+            IBeacon(
+                uuid: BeaconUUID(high: 7, low: UInt64($0)), major: 1, minor: UInt16($0 % 65_536), measuredPower: -59)
+        }
+        func fill(_ engine: inout RangingEngine<KalmanRSSIFilter>) {
+            for second in 0..<600 {
+                for (b, beacon) in identities.enumerated() {
+                    engine.observe(
+                        beacon, address: BluetoothAddress(value: UInt64(b)), rssi: Int8(-60 - (b + second) % 30),
+                        at: Double(second))
+                }
+                if second % 10 == 0 { _ = engine.tick(at: Double(second)) }
+            }
+        }
+        let start = ResidentMemory.kilobytes()
+        var plain = RangingEngine(strategy: .faroDefault)
+        fill(&plain)
+        let withoutHistory = ResidentMemory.kilobytes()
+        var kept = RangingEngine(
+            configuration: RangingConfiguration(readings: ReadingHistoryLimits(seconds: 600)), strategy: .faroDefault)
+        fill(&kept)
+        let withHistory = ResidentMemory.kilobytes()
+        let readings = identities.reduce(0) { $0 + (kept.readings(of: $1.identity)?.count ?? 0) }
+        let history = Double((withHistory - withoutHistory) - (withoutHistory - start)) / 1024
+        Output.line(
+            "history_beacons=\(plain.count) history_readings=\(readings) session_mb="
+                + String(cFormat: "%.2f", Double(withoutHistory - start) / 1024) + " session_with_history_mb="
+                + String(cFormat: "%.2f", Double(withHistory - withoutHistory) / 1024) + " history_mb="
+                + String(cFormat: "%.2f", history) + " history_goal_16mb=" + (history <= 16 ? "yes" : "no"))
     }
 }
 

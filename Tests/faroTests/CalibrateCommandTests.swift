@@ -114,3 +114,74 @@ struct CalibrateCommandTests {
         #expect(r.stderr.contains("readings after"), "\(r.stderr)")
     }
 }
+
+/// `faro range --replay FILE --csv` and `faro scan --csv` (docs/beacon-page.md), read back column by column.
+@Suite("faro range and scan --csv")
+struct ReadingsCSVCommandTests {
+    let faro = Paths.executable("faro")
+    let demo = Paths.data + "/demo/walk.jsonl"
+
+    func fields(_ line: Substring) -> [String] {
+        line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test func rangeWritesOneRowPerReadingThatMatchesTheRecordingAndTheJSON() throws {
+        let dir = try TemporaryDirectory("faro-csv")
+        let csv = try ChildProcess.run(faro, ["range", "--replay", demo, "--csv"], environment: dir.xdgEnvironment)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(csv.stdout.hasPrefix("time_utc,address,rssi,rssi_filtered,distance_m,proximity,uuid,major,minor\r\n"))
+        let rows = csv.stdout.split(separator: "\r\n").dropFirst()
+        // The recording: every line with an iBeacon (other devices' advertisements are skipped) and a usable RSSI
+        // is one row, in order. The demo's iBeacon lines are all "ad" or "msd" records.
+        let records = try String(contentsOfFile: demo, encoding: .utf8).split(separator: "\n").compactMap { line in
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }.filter {
+            ($0["rssi"] as? Int ?? 0) < 0 && ($0["data"] as? String ?? "").lowercased().contains("4c000215")
+        }
+        #expect(rows.count == records.count)
+        var lastDistance: [String: Double] = [:]
+        for (row, record) in zip(rows, records) {
+            let f = fields(row)
+            #expect(f.count == 9, "\(row)")
+            let t = try #require(record["t"] as? Double)
+            let millis = Int((t * 1000).rounded(.down))
+            #expect(
+                f[0]
+                    == String(
+                        format: "1970-01-01T00:%02d:%02d.%03dZ", millis / 60_000, millis / 1000 % 60, millis % 1000))
+            #expect(f[1] == record["address"] as? String)
+            #expect(Int(f[2]) == record["rssi"] as? Int)
+            #expect(f[3].contains(".") && Double(f[3]) != nil && !f[3].contains(","))
+            #expect(["immediate", "near", "far", "unknown"].contains(f[5]))
+            if let d = Double(f[4]) { lastDistance["\(f[6]):\(f[7]):\(f[8])"] = d }
+        }
+        // The last tick's distances in --json are what the last reading of each beacon gave.
+        let json = try ChildProcess.run(faro, ["range", "--replay", demo, "--json"], environment: dir.xdgEnvironment)
+        let last = try #require(json.stdout.split(separator: "\n").last)
+        let tick = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        for beacon in try #require(tick["beacons"] as? [[String: Any]]) {
+            let key =
+                "\(try #require(beacon["uuid"] as? String)):\(try #require(beacon["major"] as? Int)):"
+                + "\(try #require(beacon["minor"] as? Int))"
+            let distance = try #require(beacon["distance"] as? Double)
+            #expect(abs((lastDistance[key] ?? -1) - distance) <= 0.006, "\(key)")
+        }
+    }
+
+    @Test func scanWritesTheSameColumnsWithTheWallClock() throws {
+        let dir = try TemporaryDirectory("faro-csv-scan")
+        let r = try ChildProcess.run(
+            faro, ["scan", "--source", "demo", "--speed", "10", "--duration", "2", "--csv"],
+            environment: dir.xdgEnvironment.merging(["LC_ALL": "de_DE.UTF-8", "LANG": "de_DE.UTF-8"]) { $1 })
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\r\n")
+        #expect(lines.first == "time_utc,address,rssi,rssi_filtered,distance_m,proximity,uuid,major,minor")
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        #expect(lines.count > 5)
+        for row in lines.dropFirst() {
+            let f = fields(row)
+            #expect(f.count == 9 && f[0].hasPrefix("\(year)-") && f[0].hasSuffix("Z"), "\(row)")
+        }
+        #expect(try ChildProcess.run(faro, ["range", "--replay", demo, "--csv", "--json"]).status == 2)
+    }
+}

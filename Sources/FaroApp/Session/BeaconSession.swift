@@ -64,6 +64,18 @@ public struct BeaconSession {
         pipeline.ranging.calibration = calibration
     }
 
+    /// Whether every reading is also collected for `takeCollected` (the terminal's `--csv`).
+    public mutating func collectReadings(_ on: Bool) { pipeline.ranging.collectsReadings = on }
+
+    /// The readings collected since the last call, in order, with their beacon.
+    public mutating func takeCollected() -> [(identity: BeaconIdentity, reading: BeaconReading)] {
+        defer { pipeline.ranging.collected.removeAll(keepingCapacity: true) }
+        return pipeline.ranging.collected
+    }
+
+    /// A beacon's kept readings (see `RangingConfiguration.readings`); nil when it is not in range.
+    public func readings(of identity: BeaconIdentity) -> ReadingHistory? { pipeline.ranging.readings(of: identity) }
+
     /// How many beacons are in range (tracked by ranging) right now.
     public var inRange: Int { pipeline.ranging.count }
 

@@ -4,10 +4,13 @@ public struct RangingConfiguration: Sendable {
     public var exitPeriod: Double
     /// How many ticks of distance history each beacon keeps (60 at 1 Hz = the last minute).
     public var historyLength: Int
+    /// The readings each beacon keeps for its page and its CSV export (docs/beacon-page.md); nil keeps none.
+    public var readings: ReadingHistoryLimits?
 
-    public init(exitPeriod: Double = 30, historyLength: Int = 60) {
+    public init(exitPeriod: Double = 30, historyLength: Int = 60, readings: ReadingHistoryLimits? = nil) {
         self.exitPeriod = exitPeriod
         self.historyLength = historyLength
+        self.readings = readings
     }
 }
 
@@ -72,16 +75,22 @@ public struct RangingEngine<Filter: RSSIFilter>: Sendable {
     /// The 1 m powers distances are computed with (calibrations and the adapter's offset); takes effect at the
     /// next tick.
     public var calibration = PowerCalibration.none
+    /// When set, every usable reading is also appended to `collected` (the terminal's `--csv`); the caller empties it.
+    public var collectsReadings = false
+    /// The readings collected since the caller last emptied it, with their beacon.
+    public var collected: [(identity: BeaconIdentity, reading: BeaconReading)] = []
 
     @usableFromInline
     struct Slot: Sendable {
         @usableFromInline var beacon: RangedBeacon
         @usableFromInline var filter: Filter
+        @usableFromInline var readings: ReadingHistory?
 
         @usableFromInline
-        init(beacon: RangedBeacon, filter: Filter) {
+        init(beacon: RangedBeacon, filter: Filter, readings: ReadingHistory?) {
             self.beacon = beacon
             self.filter = filter
+            self.readings = readings
         }
     }
 
@@ -106,7 +115,12 @@ public struct RangingEngine<Filter: RSSIFilter>: Sendable {
             slots[i].beacon.rssi = rssi
             slots[i].beacon.measuredPower = beacon.measuredPower
             if time > slots[i].beacon.lastSeen { slots[i].beacon.lastSeen = time }
-            if usable { slots[i].filter.add(rssi: Double(rssi), at: time) }
+            if usable {
+                slots[i].filter.add(rssi: Double(rssi), at: time)
+                if slots[i].readings != nil || collectsReadings {
+                    record(slot: i, address: address, rssi: rssi, at: time)
+                }
+            }
             return
         }
         var filter = strategy.makeFilter()
@@ -117,7 +131,27 @@ public struct RangingEngine<Filter: RSSIFilter>: Sendable {
             firstSeen: time, lastSeen: time,
             history: DistanceHistory(capacity: configuration.historyLength))
         index[beacon.identity] = slots.count
-        slots.append(Slot(beacon: ranged, filter: filter))
+        slots.append(Slot(beacon: ranged, filter: filter, readings: configuration.readings.map(ReadingHistory.init)))
+        if usable, slots[slots.count - 1].readings != nil || collectsReadings {
+            record(slot: slots.count - 1, address: address, rssi: rssi, at: time)
+        }
+    }
+
+    /// Keeps the reading just taken with what the filter and the model now say.
+    @usableFromInline
+    mutating func record(slot i: Int, address: BluetoothAddress, rssi: Int8, at time: Double) {
+        guard let filtered = slots[i].filter.smoothed(at: time) else { return }
+        let power = calibration.power(for: slots[i].beacon.identity, advertised: slots[i].beacon.measuredPower)
+        let reading = BeaconReading(
+            time: time, address: address, rssi: rssi, filtered: filtered,
+            distance: strategy.model.distance(rssi: filtered, measuredPower: power))
+        slots[i].readings?.append(reading)
+        if collectsReadings { collected.append((slots[i].beacon.identity, reading)) }
+    }
+
+    /// A beacon's kept readings, oldest first (empty when it is not in range or none are kept).
+    public func readings(of identity: BeaconIdentity) -> ReadingHistory? {
+        index[identity].flatMap { slots[$0].readings }
     }
 
     /// Advances to `time`: drops beacons unseen for the exit period, updates every estimate, returns the list.

@@ -8,7 +8,7 @@ import Glibc
 /// second of recording time.
 enum RangeCommand {
     static let help = CommandHelp(
-        name: "range", synopsis: ["faro range --replay FILE [--json]"],
+        name: "range", synopsis: ["faro range --replay FILE [--json | --csv]"],
         summary: "Run the ranging pipeline over a recorded scan, as fast as it goes.",
         description: """
             Runs the ranging pipeline (filter, distance, proximity) over a recorded scan on the recording's own clock, \
@@ -24,6 +24,11 @@ enum RangeCommand {
                 "--json",
                 "One JSON object per tick: {\"t\": 12.0, \"beacons\": [{uuid, major, minor, address, rssi, distance, "
                     + "proximity}]}, proximity being immediate, near, far or unknown."),
+            OptionHelp(
+                "--csv",
+                "One CSV row per reading instead (RFC 4180, UTF-8): time_utc, address, rssi, rssi_filtered, "
+                    + "distance_m, proximity, uuid, major, minor; the recording's clock is read as seconds since "
+                    + "1970, UTC."),
         ],
         examples: [
             ExampleHelp(
@@ -34,6 +39,8 @@ enum RangeCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
         let json = args.flag("--json")
+        let csv = args.flag("--csv")
+        if json, csv { throw UsageError(description: "--json and --csv cannot be used together") }
         guard let path = try args.option("--replay") else { throw UsageError(description: "--replay FILE is required") }
         try args.finish()
         let records = try ReplayFile.load(path)
@@ -46,10 +53,19 @@ enum RangeCommand {
         guard let first = records.first, let last = records.last else { return 0 }
         var tick = (first.time + 1).rounded(.down)
         let end = last.time.rounded(.up)
+        if csv {
+            session.collectReadings(true)
+            CSVOutput.header()
+        }
         while tick <= end {
             player.feed(until: tick, into: &session)
             let snapshot = session.tick(at: tick) { _ in }
-            Output.line(json ? JSON.tick(snapshot, time: tick) : Table.tick(snapshot, time: tick))
+            if csv {
+                // The recording's clock, read as seconds since 1970 (UTC).
+                CSVOutput.rows(session.takeCollected(), epoch: 0)
+            } else {
+                Output.line(json ? JSON.tick(snapshot, time: tick) : Table.tick(snapshot, time: tick))
+            }
             tick += 1
         }
         return 0

@@ -13,7 +13,7 @@ enum ScanCommand {
         name: "scan",
         synopsis: [
             "faro scan [--source bluez [--adapter hciN] [--power-on] | hci [--device hciN] [--active]"
-                + " | replay FILE | demo] [--json] [--duration SECONDS] [--speed X] [--stats]"
+                + " | replay FILE | demo] [--json | --csv] [--duration SECONDS] [--speed X] [--stats]"
         ],
         summary: "Scan for iBeacons and print the live ranging table.",
         description: """
@@ -31,6 +31,9 @@ enum ScanCommand {
             OptionHelp("--device hciN", "hci: the controller to use (default: the first)."),
             OptionHelp("--active", "hci: active scanning (ask for scan responses)."),
             OptionHelp("--json", "One JSON object per tick, as 'faro range --json' prints."),
+            OptionHelp(
+                "--csv",
+                "One CSV row per reading instead, as 'faro range --csv' writes, with the wall-clock time (UTC)."),
             OptionHelp("--duration SECONDS", "Stop after this long."),
             OptionHelp("--speed X", "replay and demo: play the recording X times as fast."),
             OptionHelp("--stats", "Report on stderr how many advertisements and beacons were seen."),
@@ -44,6 +47,8 @@ enum ScanCommand {
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
         let json = args.flag("--json")
+        let csv = args.flag("--csv")
+        if json, csv { throw UsageError(description: "--json and --csv cannot be used together") }
         let statistics = args.flag("--stats")
         let duration = try args.number("--duration", in: 0...1e9)
         let source = try args.option("--source")
@@ -54,7 +59,7 @@ enum ScanCommand {
             let speed = try args.number("--speed", in: 0.01...10_000) ?? 1
             records = try ReplayFile.load(try args.positional("FILE after --source replay"))
             try args.finish()
-            try ScanSession(records: records, loop: loop, speed: speed, json: json).run(duration: duration)
+            try ScanSession(records: records, loop: loop, speed: speed, json: json, csv: csv).run(duration: duration)
             return 0
         case "demo":
             let speed = try args.number("--speed", in: 0.01...10_000) ?? 1
@@ -62,20 +67,22 @@ enum ScanCommand {
             records = try ReplayFile.load(path)
             loop = true
             try args.finish()
-            if !json { Output.line("Demo: replaying simulated beacons from \(path). Press Ctrl-C to stop.") }
-            try ScanSession(records: records, loop: loop, speed: speed, json: json).run(duration: duration)
+            if !json, !csv { Output.line("Demo: replaying simulated beacons from \(path). Press Ctrl-C to stop.") }
+            try ScanSession(records: records, loop: loop, speed: speed, json: json, csv: csv).run(duration: duration)
             return 0
         case "bluez":
             let options = BlueZSource.Options(adapter: try args.option("--adapter"), powerOn: args.flag("--power-on"))
             try args.finish()
-            return try LiveScanSession(source: BlueZSource(options: options), json: json, statistics: statistics)
-                .run(duration: duration)
+            return try LiveScanSession(
+                source: BlueZSource(options: options), json: json, csv: csv, statistics: statistics
+            )
+            .run(duration: duration)
         case "hci":
             let device = try args.option("--device")
             let active = args.flag("--active")
             try args.finish()
             return try LiveScanSession(
-                source: HCISource(device: device, active: active), json: json,
+                source: HCISource(device: device, active: active), json: json, csv: csv,
                 statistics: statistics
             )
             .run(duration: duration)
@@ -85,8 +92,10 @@ enum ScanCommand {
             try args.finish()
             switch BlueZSource.isServiceRunning() {
             case .success(true):
-                return try LiveScanSession(source: BlueZSource(options: options), json: json, statistics: statistics)
-                    .run(duration: duration)
+                return try LiveScanSession(
+                    source: BlueZSource(options: options), json: json, csv: csv, statistics: statistics
+                )
+                .run(duration: duration)
             case .success(false):
                 throw CommandFailure(description: ScanError.bluezNotRunning.description)
             case .failure(let error):
@@ -104,6 +113,7 @@ enum ScanCommand {
 struct LiveScanSession {
     let source: AdvertisementSource
     let json: Bool
+    var csv = false
     let statistics: Bool
 
     func run(duration: Double?) throws -> Int32 {
@@ -111,6 +121,11 @@ struct LiveScanSession {
         var session = BeaconSession()
         var failure: ScanError?
         let start = GLibMainLoop.monotonicSeconds()
+        let wallStart = Date().timeIntervalSince1970
+        if csv {
+            session.collectReadings(true)
+            CSVOutput.header()
+        }
         do {
             try source.start { event in
                 switch event {
@@ -142,7 +157,11 @@ struct LiveScanSession {
             let wait = max(0, start + elapsed - GLibMainLoop.monotonicSeconds())
             loop.after(wait) {
                 let snapshot = session.tick(at: elapsed) { _ in }
-                Output.line(json ? JSON.tick(snapshot, time: elapsed) : Table.tick(snapshot, time: elapsed))
+                if csv {
+                    CSVOutput.rows(session.takeCollected(), epoch: wallStart)
+                } else {
+                    Output.line(json ? JSON.tick(snapshot, time: elapsed) : Table.tick(snapshot, time: elapsed))
+                }
                 scheduleTick()
             }
         }
@@ -181,6 +200,7 @@ struct ScanSession {
     let loop: Bool
     let speed: Double
     let json: Bool
+    var csv = false
     var clock = MonotonicClock()
 
     /// Ticks once per second of scan time until `duration` (or the recording's end, or forever for a loop).
@@ -193,6 +213,12 @@ struct ScanSession {
         let firstTime = source.firstTime
         let length = (records.last?.time ?? 0) - firstTime
         var elapsed = 0.0
+        // Recording time firstTime is when the scan started, on the wall clock.
+        let epoch = Date().timeIntervalSince1970 - firstTime
+        if csv {
+            session.collectReadings(true)
+            CSVOutput.header()
+        }
         while true {
             elapsed += 1
             if let duration, elapsed > duration { break }
@@ -201,7 +227,11 @@ struct ScanSession {
             source.release(until: recordingTime) { s in session.observe(s) { _ in } }
             if source.isFinished, loop { source.loop(after: recordingTime) }
             let snapshot = session.tick(at: recordingTime) { _ in }
-            Output.line(json ? JSON.tick(snapshot, time: elapsed) : Table.tick(snapshot, time: elapsed))
+            if csv {
+                CSVOutput.rows(session.takeCollected(), epoch: epoch)
+            } else {
+                Output.line(json ? JSON.tick(snapshot, time: elapsed) : Table.tick(snapshot, time: elapsed))
+            }
             if !loop, source.isFinished, elapsed >= length { break }
         }
     }

@@ -63,3 +63,22 @@ enum Table {
         return lines.joined(separator: "\n")
     }
 }
+
+/// The CSV of readings that `--csv` writes (docs/beacon-page.md): the six columns, then the beacon's uuid, major and
+/// minor.
+enum CSVOutput {
+    /// The header line.
+    static func header() { StandardStreams.writeOutput(ReadingCSV.header(extra: ["uuid", "major", "minor"])) }
+
+    /// Rows of collected readings; `epoch` turns their time into seconds since 1970.
+    static func rows(_ readings: [(identity: BeaconIdentity, reading: BeaconReading)], epoch: Double) {
+        guard !readings.isEmpty else { return }
+        var text = ""
+        for (identity, reading) in readings {
+            text += ReadingCSV.row(
+                reading, epoch: epoch,
+                extra: [identity.uuid.description, String(identity.major), String(identity.minor)])
+        }
+        StandardStreams.writeOutput(text)
+    }
+}
