@@ -279,6 +279,11 @@ public final class MonitoringService {
                     onUpdate?(.notify(note))
                 }
             case .ranged(let result):
+                if let visits = environment.visits {
+                    for (identity, distance) in result.cataloguedDistances {
+                        visits.ranged(regionID: CatalogIndex.region(identity).identifier, distance: distance)
+                    }
+                }
                 onUpdate?(.nearby(catalogued: result.catalogued))
                 if let list = result.list { onUpdate?(.list(list)) }
             }

@@ -26,6 +26,8 @@ public struct BeaconListTickResult: Sendable {
     public var inRange: Int
     public var catalogued: Int
     public var list: BeaconListUpdate?
+    /// The distance of each catalogued beacon in range that has one (a visit's closest distance).
+    public var cataloguedDistances: [BeaconIdentity: Double] = [:]
 }
 
 /// The window's stage of the beacon session, on the session's thread: builds the rows from each tick's ranged
@@ -57,11 +59,14 @@ public final class BeaconListStage: BeaconSessionStage, @unchecked Sendable {
                     if delivered.count > 2 { delivered.removeFirst() }
                     list = built
                 }
-                outputs.append(
-                    .ranged(
-                        BeaconListTickResult(
-                            inRange: ranged.snapshot.beacons.count, catalogued: ranged.cataloguedInRange,
-                            list: list)))
+                var result = BeaconListTickResult(
+                    inRange: ranged.snapshot.beacons.count, catalogued: ranged.cataloguedInRange, list: list)
+                if result.catalogued > 0 {
+                    for beacon in ranged.snapshot.beacons where ranged.catalog.contains(beacon.identity) {
+                        if let d = beacon.distance { result.cataloguedDistances[beacon.identity] = d }
+                    }
+                }
+                outputs.append(.ranged(result))
             }
         }
         return outputs

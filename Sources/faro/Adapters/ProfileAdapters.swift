@@ -50,7 +50,18 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder {
 
     // MARK: visits
 
+    /// The closest distance written for each open visit: a closer one is written only when it is 5 % closer, so a
+    /// place in range costs no write per tick.
+    private var closest: [String: Double] = [:]
+
+    func ranged(regionID: String, distance: Double) {
+        if let known = closest[regionID], distance >= known * 0.95 { return }
+        closest[regionID] = distance
+        try? database.visits.sawDistance(placeID: regionID, distance)
+    }
+
     func entered(regionID: String, place: CatalogPlace, at time: Double) {
+        closest[regionID] = nil
         do {
             try database.visits.enter(
                 placeID: regionID, business: place.cliente, title: place.titulo, url: place.url,
@@ -61,10 +72,12 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder {
     }
 
     func left(regionID: String, at time: Double) {
+        closest[regionID] = nil
         try? database.visits.leave(placeID: regionID, at: time)
     }
 
     func leftAll(at time: Double) {
+        closest.removeAll()
         try? database.visits.leaveAll(at: time)
     }
 }

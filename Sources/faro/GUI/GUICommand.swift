@@ -132,6 +132,13 @@ enum GUICommand {
         defer { watch.cancel() }
         environment.site = SiteAdapters(database: database, deviceID: deviceID)
         let profile = DatabaseProfileAdapters(database: database)
+        // Retention at start, and again when the setting changes while the window runs.
+        VisitRetention.apply(settings: settings, to: database, now: wallClock())
+        let retention = settings.observe { key in
+            guard key == SettingsKey.visitsRetentionDays else { return }
+            VisitRetention.apply(settings: settings, to: database, now: wallClock())
+        }
+        defer { retention.cancel() }
         environment.calibrations = profile
         environment.visits = profile
         environment.adapterName = { source in

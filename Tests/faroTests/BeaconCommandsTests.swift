@@ -1,3 +1,5 @@
+import FaroCore
+import FaroStore
 import FaroTestSupport
 import Foundation
 import Testing
@@ -183,5 +185,47 @@ struct ReadingsCSVCommandTests {
             #expect(f.count == 9 && f[0].hasPrefix("\(year)-") && f[0].hasSuffix("Z"), "\(row)")
         }
         #expect(try ChildProcess.run(faro, ["range", "--replay", demo, "--csv", "--json"]).status == 2)
+    }
+}
+
+/// `faro visits` on a profile database with known visits (docs/visits.md): order, --since, retention, clear, bad
+/// input.
+@Suite("faro visits")
+struct VisitsCommandTests {
+    let faro = Paths.executable("faro")
+
+    @Test func listsFiltersAppliesRetentionAndClears() throws {
+        let dir = try TemporaryDirectory("faro-visits-cli")
+        let db = try FaroDatabase(path: dir.file("data/faro/faro.sqlite3"))
+        let id = BeaconIdentity(uuid: BeaconUUID(high: 1, low: 2), major: 1, minor: 2)
+        let now = Date().timeIntervalSince1970
+        for (i, age) in [40.0, 5, 1.0 / 24].enumerated() {
+            let visit = try db.visits.enter(
+                placeID: "p\(i)", business: "Café \(i)", title: "Menú, \"hoy\"", url: "https://x/\(i)", identity: id,
+                at: now - age * 86_400)
+            _ = visit
+            try db.visits.leave(placeID: "p\(i)", at: now - age * 86_400 + 60)
+        }
+        let r = try ChildProcess.run(faro, ["visits", "--json"], environment: dir.xdgEnvironment)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        // The 40-day-old visit is past the 30-day default retention: deleted before listing.
+        #expect(lines.count == 2, "\(r.stdout)")
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["business"] as? String == "Café 2")
+        #expect(first["place"] as? String == "Menú, \"hoy\"")
+        #expect(try db.visits.count() == 2)
+        let yesterday = Date(timeIntervalSince1970: now - 2 * 86_400)
+        let day = ISO8601DateFormatter.string(
+            from: yesterday, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        #expect(
+            try ChildProcess.run(faro, ["visits", "--since", day], environment: dir.xdgEnvironment).stdout.split(
+                separator: "\n"
+            ).count == 1)
+        let bad = try ChildProcess.run(faro, ["visits", "--since", "yesterday"], environment: dir.xdgEnvironment)
+        #expect(bad.status == 2 && bad.stderr.contains("--since must be a date"))
+        let cleared = try ChildProcess.run(faro, ["visits", "clear"], environment: dir.xdgEnvironment)
+        #expect(cleared.stdout.contains("2 visits deleted."))
+        #expect(try db.visits.count() == 0)
     }
 }
