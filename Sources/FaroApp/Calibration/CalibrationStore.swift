@@ -51,3 +51,29 @@ public enum ConnectionCheck: Equatable, Sendable {
     /// It answered, but not as a Faro backend does.
     case unexpected(String)
 }
+
+/// One visit as "Lugares visitados" shows it (times in seconds since 1970, UTC).
+public struct VisitEntry: Sendable, Equatable {
+    public var id: Int64
+    public var place: CatalogPlace
+    public var enteredAt: Double
+    public var leftAt: Double?
+    public var closest: Double?
+
+    public init(id: Int64, place: CatalogPlace, enteredAt: Double, leftAt: Double?, closest: Double?) {
+        self.id = id
+        self.place = place
+        self.enteredAt = enteredAt
+        self.leftAt = leftAt
+        self.closest = closest
+    }
+}
+
+/// The stored visits, for the "Lugares visitados" page.
+@MainActor
+public protocol VisitHistory: AnyObject {
+    /// The newest visits first, at most `limit`.
+    func visits(limit: Int) -> [VisitEntry]
+    /// "Borrar historial".
+    func clearVisits() throws(ProfileStoreError)
+}

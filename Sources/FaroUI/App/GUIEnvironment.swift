@@ -42,6 +42,8 @@ public struct GUIEnvironment {
     public var calibrations: (any CalibrationStore)?
     /// Where visits to catalogued places are recorded (docs/visits.md).
     public var visits: (any VisitRecorder)?
+    /// The stored visits ("Lugares visitados").
+    public var visitHistory: (any VisitHistory)?
     /// The name a source's adapter offset is kept under (its Bluetooth address, or `replay`).
     public var adapterName: @MainActor (any AdvertisementSource) -> String = { _ in "replay" }
     /// One catalog request to a backend URL, for "Probar conexión": runs off the main thread and calls back on it.

@@ -11,6 +11,7 @@ final class WindowController {
     private(set) var window: MainWindow?
     private var sitePage: SitePage?
     private var savedPage: SavedListPage?
+    private var visitsPage: VisitsPage?
     private let application: UnsafeMutablePointer<GtkApplication>
     private let menu: UnsafeMutablePointer<GMenuModel>
     private let environment: GUIEnvironment
@@ -66,6 +67,12 @@ final class WindowController {
             saved.onOpen = { [weak self] entry in self?.openSaved(entry.id, title: entry.title) }
             w.addPage(saved.root, name: "saved", title: I18n.tr("Saved"))
             savedPage = saved
+        }
+        if let history = environment.visitHistory {
+            let visits = VisitsPage(history: history)
+            visits.onOpen = { [weak self] place in self?.open(place) }
+            w.addPage(visits.root, name: "visits", title: I18n.tr("Visited places"))
+            visitsPage = visits
         }
         // Reintentar reads the backend's settings and app key again first: the user may have just fixed them.
         w.onRetry = { [weak self] in

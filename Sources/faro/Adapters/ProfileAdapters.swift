@@ -6,7 +6,7 @@ import FoundationEssentials
 /// Calibrations, adapter offsets and visits in the profile database, behind FaroApp's ports (main thread only;
 /// each write is one short local transaction).
 @MainActor
-final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder {
+final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHistory {
     let database: FaroDatabase
     let clock: () -> Double
 
@@ -79,5 +79,17 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder {
     func leftAll(at time: Double) {
         closest.removeAll()
         try? database.visits.leaveAll(at: time)
+    }
+
+    func visits(limit: Int) -> [VisitEntry] {
+        ((try? database.visits.list(limit: limit)) ?? []).map { v in
+            VisitEntry(
+                id: v.id, place: CatalogPlace(identity: v.identity, cliente: v.business, titulo: v.title, url: v.url),
+                enteredAt: v.enteredAt, leftAt: v.leftAt, closest: v.closest)
+        }
+    }
+
+    func clearVisits() throws(ProfileStoreError) {
+        do { try database.visits.clear() } catch { throw ProfileStoreError(error.description) }
     }
 }

@@ -141,6 +141,7 @@ enum GUICommand {
         defer { retention.cancel() }
         environment.calibrations = profile
         environment.visits = profile
+        environment.visitHistory = profile
         environment.adapterName = { source in
             if let bluez = source as? BlueZSource { return bluez.adapterAddress ?? "bluez" }
             if let hci = source as? HCISource { return hci.device ?? "hci" }

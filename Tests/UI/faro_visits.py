@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+""""Lugares visitados" in the Spanish window through AT-SPI (dogtail); run by Tests/UI/visits-walk.sh after the walk.
+Prints `OK <step>` lines; a failure prints `FAIL <reason>` and exits 1."""
+import sys
+import time
+
+from dogtail import config
+
+config.config.checkForA11y = False
+config.config.logDebugToStdOut = False
+config.config.logDebugToFile = False
+config.config.searchShowingOnly = True
+config.config.defaultDelay = 0.2
+config.config.searchBackoffDuration = 0.2
+config.config.searchCutoffCount = 25
+from dogtail import tree  # noqa: E402
+
+
+def fail(message):
+    print(f"FAIL {message}", flush=True)
+    sys.exit(1)
+
+
+def wait_for(what, probe, timeout=30.0):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        try:
+            value = probe()
+            if value:
+                return value
+        except Exception as error:  # the tree changes while the app updates
+            last = error
+        time.sleep(0.2)
+    fail(f"timed out waiting for {what} ({last})")
+
+
+app = wait_for("faro on the accessibility bus", lambda: tree.root.application("faro"))
+window = wait_for("the main window", lambda: app.child(roleName="frame", recursive=False))
+tab = wait_for("the Lugares visitados tab", lambda: window.child(name="Lugares visitados", roleName="radio button"))
+tab.doActionNamed("click")
+listbox = wait_for("the visits list", lambda: window.child(name="Lugares visitados", roleName="list box"))
+rows = wait_for("visit rows", lambda: [r for r in listbox.children if (r.name or "").count(",") >= 2])
+if not any(r.name == "Hoy" for r in listbox.children):
+    fail(f"no 'Hoy' heading: {[r.name for r in listbox.children]}")
+print(f"OK visits-page-lists {len(rows)} under Hoy", flush=True)
+first = rows[0]
+title = first.name.split(",")[0]
+first.click()
+wait_for("the site of the visit", lambda: window.findChildren(
+    lambda n: n.roleName == "text" and n.name == "Contenido del sitio" and n.showing and len(n.text.strip()) > 20), timeout=30)
+print(f"OK visit-opens-site {title}", flush=True)
+tab = window.child(name="Lugares visitados", roleName="radio button")
+tab.doActionNamed("click")
+clear = wait_for("Borrar historial", lambda: window.child(name="Borrar historial", roleName="push button"))
+clear.doActionNamed("click")
+dialog = wait_for("the confirmation", lambda: app.child(name="Borrar historial", roleName="dialog"))
+dialog.child(name="Borrar historial", roleName="push button").doActionNamed("click")
+listbox = window.child(name="Lugares visitados", roleName="list box")
+wait_for("an empty list", lambda: not [r for r in listbox.children if (r.name or "").count(",") >= 2])
+print("OK visits-history-cleared", flush=True)
