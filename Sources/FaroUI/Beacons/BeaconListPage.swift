@@ -50,6 +50,16 @@ final class BeaconListPage {
     var menuItems: [MenuItem] = []
     /// The menu on screen (kept until it is hidden).
     private var shownMenu: UnsafeMutablePointer<GtkWidget>?
+    /// Whether the pointer is over the list: rows then keep their places (docs/beacon-page.md).
+    private var pointerInside = false
+    /// Until when (monotonic seconds) rows keep their places after the pointer left.
+    private var holdUntil = 0.0
+    private var releaseTimer: UInt32 = 0
+    /// The short grace after the pointer leaves before the list re-sorts.
+    static let holdGrace = 0.8
+    /// The row under the pointer when button 1 went down, and whether GTK activated a row since.
+    private var pressed: BeaconIdentity?
+    private var activatedSincePress = false
 
     init() {
         template = Template("beacon-list")
@@ -78,10 +88,51 @@ final class BeaconListPage {
         }
         gtk_list_box_set_sort_func(cast(list), sort, compare, Compare.destroyNotify)
         Signal.connect(
+            list, "enter-notify-event",
+            event: { [weak self] _ in
+                self?.pointerInside = true
+                return false
+            })
+        Signal.connect(
+            list, "leave-notify-event",
+            event: { [weak self] event in
+                guard let self, let event else { return false }
+                // Moving onto a row's own window is not leaving the list.
+                let crossing = event.assumingMemoryBound(to: GdkEventCrossing.self)
+                if crossing.pointee.detail != GDK_NOTIFY_INFERIOR { self.pointerLeft() }
+                return false
+            })
+        Signal.connect(
+            list, "button-release-event",
+            event: { [weak self] event in
+                guard let self, let event else { return false }
+                let button = event.assumingMemoryBound(to: GdkEventButton.self)
+                guard button.pointee.button == 1, let id = self.pressed else { return false }
+                let inside =
+                    button.pointee.x >= 0 && button.pointee.y >= 0
+                    && button.pointee.x < Double(gtk_widget_get_allocated_width(self.list))
+                    && button.pointee.y < Double(gtk_widget_get_allocated_height(self.list))
+                // GTK's own activation runs after this handler: look once it has had its turn.
+                MainThread.run { [weak self] in
+                    guard let self else { return }
+                    if inside, !self.activatedSincePress, self.pressed == id { self.onActivate?(id) }
+                    self.pressed = nil
+                }
+                return false
+            })
+        Signal.connect(
             list, "button-press-event",
             event: { [weak self] event in
                 guard let self, let event else { return false }
                 let button = event.assumingMemoryBound(to: GdkEventButton.self)
+                if button.pointee.type == GDK_BUTTON_PRESS, button.pointee.button == 1 {
+                    self.pointerInside = true
+                    self.activatedSincePress = false
+                    self.pressed = gtk_list_box_get_row_at_y(cast(self.list), Int32(button.pointee.y)).flatMap {
+                        self.rowIdentity[UnsafeMutableRawPointer($0)]
+                    }
+                    return false
+                }
                 guard button.pointee.type == GDK_BUTTON_PRESS, button.pointee.button == 3,
                     let row = gtk_list_box_get_row_at_y(cast(self.list), Int32(button.pointee.y)),
                     let id = self.rowIdentity[UnsafeMutableRawPointer(row)]
@@ -102,8 +153,35 @@ final class BeaconListPage {
             list, "row-activated",
             pointer: { [weak self] row in
                 guard let self, let row, let id = self.rowIdentity[row] else { return }
-                self.onActivate?(id)
+                self.activatedSincePress = true
+                // A click opens the beacon that was under the pointer when the button went down.
+                self.onActivate?(self.pressed ?? id)
+                self.pressed = nil
             })
+    }
+
+    /// Whether rows keep their places now: the pointer is over the list, a row has the keyboard focus, or the
+    /// pointer left less than `holdGrace` ago.
+    private var holding: Bool {
+        if pointerInside { return true }
+        if Double(g_get_monotonic_time()) / 1e6 < holdUntil { return true }
+        guard let toplevel = gtk_widget_get_toplevel(list), let focus = gtk_window_get_focus(cast(toplevel)) else {
+            return false
+        }
+        return gtk_widget_is_ancestor(focus, list) != 0
+    }
+
+    /// The pointer left the list: after the grace, the list takes its order again.
+    private func pointerLeft() {
+        pointerInside = false
+        holdUntil = Double(g_get_monotonic_time()) / 1e6 + BeaconListPage.holdGrace
+        if releaseTimer != 0 { MainThread.cancel(releaseTimer) }
+        releaseTimer = MainThread.every(milliseconds: UInt32(BeaconListPage.holdGrace * 1000) + 50) { [weak self] in
+            guard let self else { return false }
+            self.releaseTimer = 0
+            if let current = self.current, !self.holding { self.show(current) }
+            return false
+        }
     }
 
     /// Pops up the context menu of a row at the pointer (or under the row, from the keyboard).
@@ -161,7 +239,9 @@ final class BeaconListPage {
         }
         current = update
         let view = viewport(laidOut: displayed.count, count: update.order.count)
-        if displayed.contains(where: { update.positions[$0] == nil }) {
+        let hold = holding
+        // While rows hold still, a beacon that left keeps its row (showing its last values) until the re-sort.
+        if !hold, displayed.contains(where: { update.positions[$0] == nil }) {
             for id in displayed where update.positions[id] == nil {
                 guard let row = rows.removeValue(forKey: id) else { continue }
                 let key = UnsafeMutableRawPointer(row.row)
@@ -178,6 +258,8 @@ final class BeaconListPage {
             if i < buildNow { build(id) } else { unbuilt = true }
         }
         wanted = unbuilt ? update.order.filter { rows[$0] != nil } : update.order
+        // Holding: the rows stay where they are (new ones were added at the end); only their values change.
+        if hold { wanted = displayed }
         arrange(view)
         if unbuilt { queueBuild() }
     }
@@ -217,6 +299,7 @@ final class BeaconListPage {
         }
         unbuilt = rows.count < current.order.count
         wanted = unbuilt ? current.order.filter { rows[$0] != nil } : current.order
+        if holding { wanted = displayed }
         arrange(viewport(laidOut: laidOut, count: displayed.count))
         if unbuilt { queueBuild() }
     }
