@@ -158,3 +158,71 @@ listed = subprocess.run([os.environ["FARO_BIN"], "calibrate", "--list"], capture
 if BEACON not in listed or "adapter 00:11:22:33:44:00 offset=" not in listed:
     fail(f"faro calibrate --list says {listed!r}")
 print("OK calibration-stored-with-the-adapter-offset", flush=True)
+
+# A beacon's page, from the row's context menu (the mock's beacon is the demo catalog's Café La Parroquia).
+listbox = window.child(name="Beacons cercanos", roleName="list box")
+row = wait_for("the beacon's row", lambda: [r for r in listbox.children if "≈" in (r.name or "")], timeout=20)[0]
+x, y, w, h = row.extents
+rawinput.click(x + w // 3, y + h // 2, button=3)
+wait_for("the Detalles item", lambda: app.child(name="Detalles", roleName="menu item"), timeout=10).doActionNamed("click")
+page = wait_for(f"the Detalles window (windows: {[c.name for c in app.children]}, row {row.name!r})",
+                lambda: [f for f in app.children if f.name == "Detalles"], timeout=15)[0]
+uuid = page.child(name="UUID", roleName="label")
+if uuid.text != BEACON.split(":")[0]:
+    fail(f"the page shows UUID {uuid.text!r}")
+chart = page.child(name="Señal de los últimos 5 minutos")
+wait_for("the chart's description", lambda: "lecturas en los últimos 5 minutos" in (chart.description or ""), timeout=10)
+if "RSSI -6" not in chart.description:
+    fail(f"the chart says {chart.description!r}")
+print(f"OK beacon-page-chart {chart.description!r}", flush=True)
+calibrated = page.child(name="Potencia calibrada", roleName="label")
+if "dBm" not in calibrated.text:
+    fail(f"the calibrated power reads {calibrated.text!r} after the calibration")
+print(f"OK beacon-page-calibrated {calibrated.text!r}", flush=True)
+
+
+def export(target):
+    page.child(name="Exportar CSV…", roleName="push button").doActionNamed("click")
+    chooser = wait_for("the file chooser", lambda: [d for d in app.children if d.name == "Exportar lecturas"])[0]
+    entry = wait_for("the file name", lambda: [e for e in chooser.findChildren(
+        lambda n: n.roleName == "text" and (n.text or "").endswith(".csv"))])[0]
+    entry.text = target
+    chooser.child(name="Exportar", roleName="push button").doActionNamed("click")
+    wait_for("the file chooser to close", lambda: not [d for d in app.children if d.name == "Exportar lecturas"])
+
+
+target = os.path.join(os.environ["XDG_RUNTIME_DIR"], "lecturas.csv")
+export(target)
+wait_for("the CSV", lambda: os.path.exists(target), timeout=10)
+with open(target, "rb") as f:
+    data = f.read().decode("utf-8")
+lines = data.split("\r\n")
+if lines[0] != "time_utc,address,rssi,rssi_filtered,distance_m,proximity":
+    fail(f"the CSV header is {lines[0]!r}")
+rows = [line.split(",") for line in lines[1:] if line]
+if len(rows) < 10:
+    fail(f"only {len(rows)} rows exported")
+for r in rows:
+    if len(r) != 6 or not r[0].endswith("Z") or r[0][10] != "T" or r[1] != "C0:FF:EE:00:00:01" \
+            or not -67 <= int(r[2]) <= -64 or "." not in r[3] or r[5] not in ("immediate", "near", "far", "unknown"):
+        fail(f"a CSV row reads {r}")
+times = [r[0] for r in rows]
+if times != sorted(times) or len(set(times)) != len(times):
+    fail("the CSV rows are not in time order")
+if [p for p in os.listdir(os.environ["XDG_RUNTIME_DIR"]) if ".part-" in p]:
+    fail("a partial file was left beside the export")
+print(f"OK csv-exported {len(rows)} rows", flush=True)
+export("/proc/lecturas.csv")
+wait_for("the reason", lambda: [d for d in app.children if "No se exportaron las lecturas" in (d.name or "")
+                                 or d.findChildren(lambda n: n.name == "No se exportaron las lecturas")], timeout=10)
+if os.path.exists("/proc/lecturas.csv"):
+    fail("a file appeared in an unwritable folder")
+print("OK csv-export-refused-with-the-reason", flush=True)
+
+# A beacon never heard: its page says so instead of showing an empty chart.
+subprocess.run(["gdbus", "call", "--session", "--dest", "io.github.faro.Faro", "--object-path", "/io/github/faro/Faro",
+                "--method", "org.gtk.Actions.Activate", "details", "[<'%s:9:9'>]" % BEACON.split(":")[0], "{}"],
+               check=True, capture_output=True)
+empty = wait_for("the second Detalles window", lambda: [f for f in app.children if f.name == "Detalles" and f != page
+                                                      and f.findChildren(lambda n: n.name == "Sin lecturas todavía")], timeout=10)
+print("OK beacon-page-without-readings", flush=True)

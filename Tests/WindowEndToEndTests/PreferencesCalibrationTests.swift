@@ -5,7 +5,10 @@ import Testing
 /// Preferences and "Calibrar a 1 m" on the real Spanish window, driven through AT-SPI against the dbusmock
 /// bluetoothd and faro-backend (Tests/UI/preferences-calibration.sh, Tests/UI/faro_prefs.py): a `gsettings set`
 /// seen live, the controls writing their keys, "Probar conexión" against a backend, a refusing one and one that is
-/// down, and a calibration collected from the mock's advertisements, stored with the adapter's offset.
+/// down, a calibration collected from the mock's advertisements, stored with the adapter's offset; then the
+/// beacon's page (its chart's accessible description, its calibrated power), a CSV exported through the file
+/// chooser and read back column by column, an export to a folder that cannot be written refused with the reason,
+/// and the page of a beacon never heard saying so.
 @Suite("Preferences and calibration in the window", .serialized)
 struct PreferencesCalibrationTests {
     @Test func preferencesFollowGSettingsAndACalibrationIsStored() throws {
@@ -31,7 +34,9 @@ struct PreferencesCalibrationTests {
             "gsettings-set-shows-in-preferences", "gsettings-monitoring-shows-in-preferences",
             "preferences-write-the-keys", "every-control-named", "preferences-refuse-plain-http", "probe-connected",
             "probe-refused", "probe-down", "backend-url-stored", "calibration-dialog-says-what-to-do",
-            "calibration-result", "calibration-stored-with-the-adapter-offset",
+            "calibration-result", "calibration-stored-with-the-adapter-offset", "beacon-page-chart",
+            "beacon-page-calibrated", "csv-exported", "csv-export-refused-with-the-reason",
+            "beacon-page-without-readings",
         ] {
             #expect(r.stdout.contains("OK \(step)"), "\(step): \(r.stdout)")
         }

@@ -129,6 +129,11 @@ public final class MonitoringService {
         session().setCalibration(store.powerCalibration(adapter: adapter))
     }
 
+    /// What the session knows of a beacon now (its page); `reply` comes on the main thread.
+    public func details(of identity: BeaconIdentity, reply: @escaping @MainActor (BeaconDetails) -> Void) {
+        session().details(of: identity) { details in MainActor.assumeIsolated { reply(details) } }
+    }
+
     /// The catalogued place of a beacon, if the catalog knows it.
     public func place(for identity: BeaconIdentity) -> CatalogPlace? { environment.places.index.place(for: identity) }
 

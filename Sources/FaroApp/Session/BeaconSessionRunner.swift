@@ -41,6 +41,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
     @exclusivity(unchecked) private var spare: [BeaconSighting] = []
     private var pendingCatalog: CatalogIndex?
     private var pendingCalibration: PowerCalibration?
+    private var queries: [(identity: BeaconIdentity, reply: @Sendable (BeaconDetails) -> Void)] = []
     private var inputs: Stage.Inputs
     private var refreshWanted = false
     private var resetWanted = false
@@ -102,6 +103,11 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             $0.pendingCatalog = catalog
             $0.refreshWanted = true
         }
+    }
+
+    /// What the session knows of one beacon now (its page): `reply` is called through `hop`, after the next job.
+    public func details(of identity: BeaconIdentity, reply: @escaping @Sendable (BeaconDetails) -> Void) {
+        submit { $0.queries.append((identity, reply)) }
     }
 
     /// New calibrations or adapter offset; the last tick's beacons are listed again with them at the next tick.
@@ -175,6 +181,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
         var reset: Bool
         var catalog: CatalogIndex?
         var calibration: PowerCalibration?
+        var queries: [(identity: BeaconIdentity, reply: @Sendable (BeaconDetails) -> Void)]
         var sightings: [BeaconSighting]
         var inputs: Stage.Inputs
         var refresh: Bool
@@ -204,18 +211,20 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             if !ticking { nextTick = nil }
             let tickDue = tickWanted || (nextTick.map { machineClock() >= $0 } ?? false)
             if tickDue || !sightings.isEmpty || resetWanted || refreshWanted || pendingCatalog != nil
-                || pendingCalibration != nil
+                || pendingCalibration != nil || !queries.isEmpty
             {
                 var taken: [BeaconSighting] = []
                 swap(&taken, &sightings)
                 swap(&sightings, &spare)
                 let job = Job(
-                    reset: resetWanted, catalog: pendingCatalog, calibration: pendingCalibration, sightings: taken,
+                    reset: resetWanted, catalog: pendingCatalog, calibration: pendingCalibration, queries: queries,
+                    sightings: taken,
                     inputs: inputs,
                     refresh: refreshWanted, tick: tickDue, epoch: epoch)
                 resetWanted = false
                 pendingCatalog = nil
                 pendingCalibration = nil
+                queries = []
                 refreshWanted = false
                 tickWanted = false
                 if tickDue, let due = nextTick {
@@ -264,6 +273,15 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             session.tick(at: sourceClock.estimate(at: machineClock())) { updates.append($0) }
         } else if job.refresh {
             updates.append(.ranged(session.current))
+        }
+        for query in job.queries {
+            let details = BeaconDetails(
+                identity: query.identity,
+                ranged: session.lastSnapshot.beacons.first { $0.identity == query.identity },
+                history: session.readings(of: query.identity), calibration: session.calibration,
+                now: session.lastSnapshot.time)
+            let reply = query.reply
+            hop { reply(details) }
         }
         let ranged = updates.contains { if case .ranged = $0 { true } else { false } }
         let refresh = job.refresh && !job.tick

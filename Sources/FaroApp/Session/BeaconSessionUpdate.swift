@@ -27,3 +27,33 @@ public struct RangedBeacons: Sendable, Equatable {
         snapshot.beacons.reduce(0) { $0 + (catalog.contains($1.identity) ? 1 : 0) }
     }
 }
+
+/// What the session knows of one beacon, for its page (docs/beacon-page.md).
+public struct BeaconDetails: Sendable {
+    public var identity: BeaconIdentity
+    /// The beacon at the last tick; nil when it is not in range.
+    public var ranged: RangedBeacon?
+    /// Its kept readings; nil when it is not in range or none are kept.
+    public var history: ReadingHistory?
+    /// The calibrations distances were computed with.
+    public var calibration: PowerCalibration
+    /// The source's clock at the last tick (readings' and `ranged`'s times are on it).
+    public var now: Double
+
+    public init(
+        identity: BeaconIdentity, ranged: RangedBeacon?, history: ReadingHistory?, calibration: PowerCalibration,
+        now: Double
+    ) {
+        self.identity = identity
+        self.ranged = ranged
+        self.history = history
+        self.calibration = calibration
+        self.now = now
+    }
+
+    /// The readings, oldest first.
+    public var readings: [BeaconReading] { history?.readings ?? [] }
+
+    /// Readings per minute over the last minute before `now` (the source's clock).
+    public func readingsPerMinute(now: Double) -> Int { readings.filter { $0.time > now - 60 }.count }
+}

@@ -24,6 +24,8 @@ final class ApplicationActions {
         var preferences: @MainActor () -> Void
         /// "Calibrar a 1 m" for the beacon `UUID:MAJOR:MINOR` (the row menu; tests activate it over D-Bus).
         var calibrate: @MainActor (String) -> Void
+        /// A beacon's page for `UUID:MAJOR:MINOR`.
+        var details: @MainActor (String) -> Void
     }
 
     private let app: UnsafeMutablePointer<GtkApplication>
@@ -42,6 +44,7 @@ final class ApplicationActions {
         add("reload-backend", handlers.reloadBackend)
         add("preferences", handlers.preferences)
         addWithText("calibrate", handlers.calibrate)
+        addWithText("details", handlers.details)
         monitoring = addToggle("monitoring", initially: true) { wanted, _ in
             handlers.setMonitoring(wanted)
             return nil

@@ -113,6 +113,10 @@ public final class FaroApplication {
                 calibrate: { [weak self] text in
                     guard let identity = BeaconIdentity(colonSeparated: text) else { return }
                     self?.windows.calibrate(identity)
+                },
+                details: { [weak self] text in
+                    guard let identity = BeaconIdentity(colonSeparated: text) else { return }
+                    self?.windows.showDetails(identity)
                 }))
         windows = WindowController(
             application: app, menu: ApplicationMenu.make(), environment: environment, monitoring: monitoring)

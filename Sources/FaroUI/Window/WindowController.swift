@@ -44,6 +44,15 @@ final class WindowController {
         sitePage.open(place)
     }
 
+    /// A beacon's page ("Detalles").
+    func showDetails(_ identity: BeaconIdentity) {
+        showBeacons()
+        let page = BeaconPage(
+            identity: identity, place: monitoring.place(for: identity), parent: window?.window, monitoring: monitoring)
+        page.onCalibrate = { [weak self] id in self?.calibrate(id) }
+        page.present()
+    }
+
     /// "Calibrar a 1 m" for a beacon, over the window.
     func calibrate(_ identity: BeaconIdentity) {
         showBeacons()
@@ -57,9 +66,10 @@ final class WindowController {
         let w = MainWindow(application: application, menu: menu)
         w.beacons.onActivate = { [weak self] identity in self?.openSite(identity) }
         w.beacons.menuItems = [
+            BeaconListPage.MenuItem(label: I18n.tr("Details")) { [weak self] identity in self?.showDetails(identity) },
             BeaconListPage.MenuItem(label: I18n.tr("Calibrate at 1 m…")) { [weak self] identity in
                 self?.calibrate(identity)
-            }
+            },
         ]
         if let services = environment.site {
             // The content view is built when a site is first opened (siteView()), not before the first frame.
@@ -143,8 +153,9 @@ final class WindowController {
 
     /// Opens a beacon's microsite (catalogued beacons only: others have no site).
     private func openSite(_ identity: BeaconIdentity) {
+        // A beacon no catalog names has no site: its page opens instead.
         guard let place = monitoring.place(for: identity) else {
-            window?.setStatus(I18n.tr("This beacon is not in the catalog: it has no site to open."))
+            showDetails(identity)
             return
         }
         open(place)

@@ -242,8 +242,9 @@ extension GUICommand {
             return value
         }
         let exit = seconds(SettingsKey.exitPeriod, 30)
+        // Each beacon keeps 10 minutes of readings for its page and its CSV export (docs/beacon-page.md).
         return BeaconSessionConfiguration(
-            ranging: RangingConfiguration(exitPeriod: exit),
+            ranging: RangingConfiguration(exitPeriod: exit, readings: ReadingHistoryLimits()),
             regions: RegionMonitorConfiguration(exitPeriod: exit, coolDown: seconds(SettingsKey.coolDown, 600)))
     }
 }
