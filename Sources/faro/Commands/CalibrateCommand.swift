@@ -133,26 +133,22 @@ enum CalibrateCommand {
         } catch { throw CommandFailure(description: error.description) }
         if json {
             let c = calibrations.map { c in
-                JSON.object([
-                    ("beacon", JSONString.literal(c.identity.colonSeparated)),
-                    ("measured_power", JSON.number(c.measuredPower, decimals: 1)),
-                    ("advertised_power", String(c.advertisedPower)), ("readings", String(c.readings)),
-                    ("adapter", JSONString.literal(c.adapter)),
-                    ("calibrated_at", JSONString.literal(Fechahora.format(secondsSince1970: c.calibratedAt))),
+                JSONValue.object([
+                    ("beacon", .string(c.identity.colonSeparated)),
+                    ("measured_power", .rounded(c.measuredPower, decimals: 1)),
+                    ("advertised_power", .integer(Int64(c.advertisedPower))), ("readings", .integer(Int64(c.readings))),
+                    ("adapter", .string(c.adapter)),
+                    ("calibrated_at", .string(Fechahora.format(secondsSince1970: c.calibratedAt))),
                 ])
             }
             let o = offsets.map { o in
-                JSON.object([
-                    ("adapter", JSONString.literal(o.adapter)), ("offset", JSON.number(o.offset, decimals: 1)),
-                    ("beacon", JSONString.literal(o.identity.colonSeparated)),
-                    ("measured_at", JSONString.literal(Fechahora.format(secondsSince1970: o.measuredAt))),
+                JSONValue.object([
+                    ("adapter", .string(o.adapter)), ("offset", .rounded(o.offset, decimals: 1)),
+                    ("beacon", .string(o.identity.colonSeparated)),
+                    ("measured_at", .string(Fechahora.format(secondsSince1970: o.measuredAt))),
                 ])
             }
-            Output.line(
-                JSON.object([
-                    ("calibrations", "[" + c.joined(separator: ", ") + "]"),
-                    ("adapters", "[" + o.joined(separator: ", ") + "]"),
-                ]))
+            Output.line(JSONValue.object([("calibrations", .array(c)), ("adapters", .array(o))]).spaced)
             return 0
         }
         if calibrations.isEmpty, offsets.isEmpty { Output.line("No calibrations.") }

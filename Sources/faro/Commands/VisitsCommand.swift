@@ -74,13 +74,13 @@ enum VisitsCommand {
     }
 
     static func json(_ v: VisitRepository.Visit) -> String {
-        JSON.object([
-            ("entered", JSONString.literal(Fechahora.format(secondsSince1970: v.enteredAt))),
-            ("left", v.leftAt.map { JSONString.literal(Fechahora.format(secondsSince1970: $0)) } ?? "null"),
-            ("place", JSONString.literal(v.title)), ("business", JSONString.literal(v.business)),
-            ("url", JSONString.literal(v.url)), ("beacon", JSONString.literal(v.identity.colonSeparated)),
-            ("closest_m", v.closest.map { JSON.number($0, decimals: 2) } ?? "null"),
-        ])
+        JSONValue.object([
+            ("entered", .string(Fechahora.format(secondsSince1970: v.enteredAt))),
+            ("left", v.leftAt.map { .string(Fechahora.format(secondsSince1970: $0)) } ?? .null),
+            ("place", .string(v.title)), ("business", .string(v.business)), ("url", .string(v.url)),
+            ("beacon", .string(v.identity.colonSeparated)),
+            ("closest_m", v.closest.map { JSONValue.rounded($0, decimals: 2) } ?? .null),
+        ]).spaced
     }
 
     static func text(_ v: VisitRepository.Visit) -> String {
