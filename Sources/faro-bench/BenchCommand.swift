@@ -1,6 +1,7 @@
 import Dispatch
 import FaroCommandLine
 import FaroCore
+import FaroStore
 import FoundationEssentials
 import Glibc
 
@@ -16,6 +17,7 @@ enum BenchCommand {
             "faro-bench distance [--data DIR]",
             "faro-bench calibration [--data DIR]",
             "faro-bench history [--beacons N]",
+            "faro-bench visits [--rows N]",
         ],
         summary: "The measurements behind 'make bench' (key=value lines).",
         description: """
@@ -33,7 +35,7 @@ enum BenchCommand {
             OptionHelp("--places N", "Catalogued places (monitoring regions) in the pipeline (default 100)."),
             OptionHelp("--data DIR", "The evaluation data for distance (default data/evaluation)."),
         ],
-        actions: ["decode", "pipeline", "memory", "distance", "calibration", "history"],
+        actions: ["decode", "pipeline", "memory", "distance", "calibration", "history", "visits"],
         examples: [
             ExampleHelp(
                 "faro-bench pipeline --beacons 1000", "Prints pipeline_cpu_adverts_per_s=... and the figures behind it."
@@ -72,6 +74,10 @@ enum BenchCommand {
             let beacons = Int(try args.number("--beacons", in: 1...100_000) ?? 1000)
             try args.finish()
             history(beacons: beacons)
+        case "visits":
+            let rows = Int(try args.number("--rows", in: 1...10_000_000) ?? 50_000)
+            try args.finish()
+            try visits(rows: rows)
         case "calibration":
             let directory = try args.option("--data") ?? "data/evaluation"
             try args.finish()
@@ -231,6 +237,42 @@ enum BenchCommand {
 }
 
 extension BenchCommand {
+    /// "Lugares visitados" with a year of visits (docs/visits.md): `rows` visits over 365 days in a fresh profile
+    /// database, then the query of the page's first screen (the latest 500) timed, best of 20.
+    static func visits(rows: Int) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("faro-bench-visits-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database: FaroDatabase
+        do { database = try FaroDatabase(path: folder.path + "/faro.sqlite3", durable: false) } catch {
+            throw CommandFailure(description: error.description)
+        }
+        let identity = BeaconIdentity(uuid: BeaconUUID(high: 1, low: 1), major: 1, minor: 1)
+        let start = 1_733_000_000.0
+        do {
+            try database.connection.transaction { () throws(StoreError) in
+                for i in 0..<rows {
+                    let t = start + Double(i) * 365 * 86_400 / Double(rows)
+                    try database.visits.enter(
+                        placeID: "p\(i % 400)", business: "Negocio \(i % 400)", title: "Lugar \(i % 400)",
+                        url: "https://example.com/\(i % 400)", identity: identity, at: t, distance: 2)
+                    try database.visits.leave(placeID: "p\(i % 400)", at: t + 300)
+                }
+            }
+        } catch { throw CommandFailure(description: error.description) }
+        var best = Double.infinity
+        var listed = 0
+        for _ in 0..<20 {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            listed = ((try? database.visits.list(limit: 500)) ?? []).count
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            best = min(best, Double(t1 - t0) / 1e6)
+        }
+        Output.line(
+            "visits_rows=\((try? database.visits.count()) ?? 0) visits_first_screen_rows=\(listed) "
+                + "visits_first_screen_query_ms=" + String(cFormat: "%.2f", best))
+    }
+
     /// The readings history's memory (docs/beacon-page.md): `beacons` beacons, 10 minutes at 1 Hz, ranged by two
     /// engines side by side in one process, one keeping the history and one not; the difference in resident memory
     /// is what the history costs.

@@ -226,3 +226,16 @@ subprocess.run(["gdbus", "call", "--session", "--dest", "io.github.faro.Faro", "
 empty = wait_for("the second Detalles window", lambda: [f for f in app.children if f.name == "Detalles" and f != page
                                                       and f.findChildren(lambda n: n.name == "Sin lecturas todavía")], timeout=10)
 print("OK beacon-page-without-readings", flush=True)
+
+# A beacon no catalog names opens its page with a plain click (it has no site).
+listbox = window.child(name="Beacons cercanos", roleName="list box")
+stranger = wait_for("the unknown beacon's row", lambda: [r for r in listbox.children
+                                                        if "Beacon desconocido" in (r.name or "") and "7/7" in r.name], timeout=20)[0]
+before = len([f for f in app.children if f.name == "Detalles"])
+x, y, w, h = stranger.extents
+rawinput.click(x + w // 3, y + h // 2)
+wait_for("a page for the unknown beacon", lambda: len([f for f in app.children if f.name == "Detalles"]) > before, timeout=10)
+pages = [f for f in app.children if f.name == "Detalles"]
+if not any(p.findChildren(lambda n: n.roleName == "label" and n.text == "01234567-89ab-cdef-0123-456789abcdef") for p in pages):
+    fail("no page shows the unknown beacon's UUID")
+print("OK unknown-beacon-click-opens-its-page", flush=True)

@@ -20,11 +20,15 @@ gdbus wait --system --timeout 10 org.bluez || { echo "FAIL the BlueZ mock did no
 call() { gdbus call --system --dest org.bluez --object-path / --method "org.bluez.Mock.$1" "${@:2}" >/dev/null; }
 call AddAdapter hci0 faro-test
 call AddBeacon hci0 C0:FF:EE:00:00:01 $uuid 100 1 197 -- -65
+# A beacon no catalog names: a click on its row opens its page.
+stranger=0123456789abcdef0123456789abcdef
+call AddBeacon hci0 C0:FF:EE:00:00:09 $stranger 7 7 197 -- -80
 (
   n=0
   while kill -0 $mock 2>/dev/null; do
     rssi=$(( -66 + n % 3 ))
     call Advertise hci0 C0:FF:EE:00:00:01 $uuid 100 1 197 -- $rssi 2>/dev/null
+    [ $((n % 4)) -eq 0 ] && call Advertise hci0 C0:FF:EE:00:00:09 $stranger 7 7 197 -- -80 2>/dev/null
     n=$((n + 1))
     sleep 0.5
   done

@@ -17,6 +17,7 @@ for bin in faro faro-bench; do
     [ -x "$FARO_BIN_DIR/$bin" ] || { echo "bench/history: no $bin in $FARO_BIN_DIR (build with: swift build -c release)" >&2; exit 1; }
 done
 "$FARO_BIN_DIR/faro-bench" history
+"$FARO_BIN_DIR/faro-bench" visits
 walk=data/demo/walk.jsonl
 rounds=${HISTORY_ROUNDS:-15}
 best_json=999 best_csv=999
