@@ -12,11 +12,13 @@ struct WindowTests {
         let url: String
         let folder: TemporaryDirectory
 
-        init(_ faults: [String] = []) throws {
+        /// `data` is the folder with the demo catalog and microsites (the source tree's `data/` unless a test gives
+        /// its own).
+        init(_ faults: [String] = [], data: String = Paths.data) throws {
             folder = try TemporaryDirectory("faro-ui-backend")
             process = try ChildProcess(
                 Paths.executable("faro-backend"),
-                ["--port", "0", "--database", folder.file("backend.sqlite3"), "--data", Paths.data, "--debug"]
+                ["--port", "0", "--database", folder.file("backend.sqlite3"), "--data", data, "--debug"]
                     + faults)
             guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
                 throw CocoaError(
