@@ -179,4 +179,17 @@ struct ReaderWithoutScriptsTests {
         ])
         #expect(Self.text(doc) == "Logo Café La Parroquia y mapa Entrada Caja .\n")
     }
+
+    @Test func textInATableOutsideItsCellsIsShownBeforeIt() {
+        let doc = Self.build([
+            .el(
+                "table", [:],
+                [
+                    .el("p", [:], [.text("Aviso suelto")]),
+                    .el("tbody", [:], [.el("tr", [:], [.el("td", [:], [.text("a")]), .text(" perdido ")])]),
+                    .el("form", [:], [.el("tr", [:], [.el("td", [:], [.text("b")])])]),
+                ])
+        ])
+        #expect(Self.text(doc) == "Aviso suelto\n\nperdido\n\na\nb\n")
+    }
 }

@@ -365,7 +365,12 @@ public struct ReadableDocumentBuilder {
             if !text.isEmpty { add(.preformatted(text), to: &out) }
         case "table":
             var rows: [[[Inline]]] = []
-            collectRows(children, into: &rows, depth: depth)
+            var stray: [HTMLNode] = []
+            collectRows(children, into: &rows, stray: &stray, depth: depth)
+            // What sits in a table outside its cells is shown before it, as browsers do ("foster parenting").
+            if !stray.isEmpty {
+                for strayBlock in blocks(of: stray, depth: depth) { add(strayBlock, to: &out) }
+            }
             if !rows.isEmpty { add(.table(rows: rows), to: &out) }
         case "hr":
             add(.rule, to: &out)
@@ -380,21 +385,29 @@ public struct ReadableDocumentBuilder {
         }
     }
 
-    private mutating func collectRows(_ nodes: [HTMLNode], into rows: inout [[[Inline]]], depth: Int) {
+    private mutating func collectRows(
+        _ nodes: [HTMLNode], into rows: inout [[[Inline]]], stray: inout [HTMLNode], depth: Int
+    ) {
         guard depth < limits.maxDepth else { return }
         for node in nodes {
-            guard case .element(let name, let attributes, let children) = node, !Self.isHidden(attributes) else {
+            guard case .element(let name, let attributes, let children) = node else {
+                if !Self.isBlank([node]) { stray.append(node) }
                 continue
             }
+            if Self.isHidden(attributes) { continue }
             switch name {
-            case "thead", "tbody", "tfoot":
-                collectRows(children, into: &rows, depth: depth + 1)
+            case "thead", "tbody", "tfoot", "form":
+                collectRows(children, into: &rows, stray: &stray, depth: depth + 1)
             case "tr":
                 var cells: [[Inline]] = []
                 for cell in children {
                     guard case .element(let cellName, let cellAttributes, let cellChildren) = cell,
-                        cellName == "td" || cellName == "th", !Self.isHidden(cellAttributes)
-                    else { continue }
+                        cellName == "td" || cellName == "th"
+                    else {
+                        if !Self.isBlank([cell]) { stray.append(cell) }
+                        continue
+                    }
+                    if Self.isHidden(cellAttributes) { continue }
                     var acc = InlineAccumulator()
                     for child in cellChildren { appendInline(child, into: &acc, depth: depth + 2) }
                     let content = acc.finish()
@@ -409,8 +422,10 @@ public struct ReadableDocumentBuilder {
                 for child in children { appendInline(child, into: &acc, depth: depth + 1) }
                 let content = acc.finish()
                 if !content.isEmpty { rows.append([[.strong(content)]]) }
-            default:
+            case "colgroup", "col":
                 break
+            default:
+                stray.append(node)
             }
         }
     }
