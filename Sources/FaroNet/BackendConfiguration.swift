@@ -1,7 +1,7 @@
 import FaroCore
 import FoundationEssentials
 
-/// Where and how Faro talks to its backend (PRODUCT.md §12): base URL, optional app key header, table names,
+/// Where and how Faro talks to its backend (docs/backend.md): base URL, optional app key header, table names,
 /// timeouts. HTTPS is required except for loopback addresses; TLS certificates are always verified.
 public struct BackendConfiguration: Sendable, Equatable {
     /// The table names on the backend; the defaults are the contract's.

@@ -41,7 +41,7 @@ public enum CatalogSyncError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// The catalog's offline sync against one backend (PRODUCT.md §12): incremental pulls of table `beacons` into
+/// The catalog's offline sync against one backend (docs/backend.md): incremental pulls of table `beacons` into
 /// the local catalog, page by page with the delta token stored with each page, and the lookup by major/minor
 /// where listing is refused. Blocking, with its own database connection and libcurl handle: one per thread.
 public final class CatalogSync: CatalogSyncing {

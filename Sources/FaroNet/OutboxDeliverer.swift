@@ -2,7 +2,7 @@ import FaroCore
 import FaroStore
 import FoundationEssentials
 
-/// The outbox's background delivery (PRODUCT.md §11) to one backend: a thread of its own (never the UI thread,
+/// The outbox's background delivery (docs/outbox.md) to one backend: a thread of its own (never the UI thread,
 /// never the Swift concurrency pool) with its own database connection and libcurl handle, which delivers due rows,
 /// sleeps until the next one is due (on the injected clock), and wakes early for `wake()` (a new row), `retryNow()`
 /// or a new configuration. While the backend cannot be reached it backs off as a whole; while it refuses the app
@@ -126,7 +126,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
         var pass: OutboxDeliveryPass?
         var storeFailures = 0
         var unreachableRun = 0
-        var random = SystemUnitRandom()
+        var random = SystemRandomNumberGenerator()
         var passes = 0
         while !isStopping {
             var sleepUntil = clock.now() + idleRecheck

@@ -2,7 +2,7 @@ import FaroCore
 import FaroStore
 import FoundationEssentials
 
-/// A client of the Azure Mobile Apps tables protocol 2.0.0 (PRODUCT.md §12) over libcurl: catalog pages and
+/// A client of the Azure Mobile Apps tables protocol 2.0.0 (docs/backend.md) over libcurl: catalog pages and
 /// lookups, and inserts. Each request carries `ZUMO-API-VERSION: 2.0.0` and `Accept: application/json`. Blocking: use it on a
 /// worker thread (never the UI thread); one client per thread; its connection is reused between requests until
 /// `closeConnection()`.

@@ -25,7 +25,7 @@ final class TableStore {
     /// Fault: listing these tables is refused (403) unless the query looks one beacon up (`major eq …`).
     var refuseListing: Set<String> = []
     private let db: SQLiteConnection
-    private var random = SystemUnitRandom()
+    private var random = SystemRandomNumberGenerator()
     /// table → (column → kind), in creation order.
     private var schema: [String: [(name: String, kind: String)]] = [:]
 
@@ -230,8 +230,8 @@ final class TableStore {
         }
     }
 
-    static func newVersion(_ random: inout SystemUnitRandom) -> String {
-        var n = random.nextUInt64()
+    static func newVersion(_ random: inout SystemRandomNumberGenerator) -> String {
+        var n = random.next()
         var bytes: [UInt8] = []
         for _ in 0..<8 {
             bytes.append(UInt8(truncatingIfNeeded: n))

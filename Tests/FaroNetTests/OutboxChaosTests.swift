@@ -43,9 +43,9 @@ final class IDLog: @unchecked Sendable {
     /// twice — counted by the server's 201 answers per row id (`--debug`), since its primary key alone would hide a
     /// second acceptance.
     @Test(.timeLimit(.minutes(3))) func nothingIsLostOrDuplicatedUnderFaultsAndKills() throws {
-        var seedSource = SystemUnitRandom()
-        let seed = seedSource.nextUInt64() % 1_000_000
-        var dice = SeededUnitRandom(seed: seed)
+        var seedSource = SystemRandomNumberGenerator()
+        let seed = seedSource.next() % 1_000_000
+        var dice = SplitMix64(seed: seed)
         let backend = try BackendProcess([
             "--fail-rate", "0.1", "--fail-status", "500,503", "--latency-ms", "0:8",
             "--drop-rate", "0.06", "--refuse-for", "0.3", "--refuse-every", "2.5",

@@ -5,7 +5,7 @@ import FaroTestSupport
 import Foundation
 import Testing
 
-/// `faro register`, `faro outbox` and `faro outbox flush` as scripts use them (PRODUCT.md §13).
+/// `faro register`, `faro outbox` and `faro outbox flush` as scripts use them (docs/cli.md).
 @Suite(.serialized) struct OutboxCommandTests {
     let faro = Paths.executable("faro")
 
@@ -45,7 +45,7 @@ import Testing
             .rateme(site: site, imei: "i", calificacion: 4, fechahora: "f"), now: 1_795_960_987.5)
         let b = try db.outbox.submit(
             .rateme(site: site, imei: "i", calificacion: 5, fechahora: "f"), now: 1_795_960_988)
-        var random = SeededUnitRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         try db.outbox.apply(
             OutboxTransition.after(
                 .rejected(message: "HTTP 400: no \"way\""), previousAttempts: 0,

@@ -31,7 +31,7 @@ struct LaunchWorkTests {
         let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
         defer { gtk_widget_destroy(window) }
         gtk_window_set_default_size(cast(window, to: GtkWindow.self), 200, 100)
-        // What bench/window's quit does behind the first frame: a G_PRIORITY_LOW idle queued by the frame.
+        // A G_PRIORITY_LOW idle queued by the first frame, as bench/window's C reference queues its quit.
         Signal.connect(
             window, "draw",
             event: { _ in

@@ -8,17 +8,13 @@ import Testing
 /// A real `faro-backend` for one test, on a free loopback port, serving the microsites of a data folder the
 /// test writes (or the source tree's `data/`), with its microsite request log readable through `/debug/requests`.
 final class TestBackend: @unchecked Sendable {
-    let process: ChildProcess
-    let base: String
+    let backend: BackendProcess
+    var base: String { backend.url }
 
     init(data: String = Paths.data, siteLatencyMilliseconds: Int = 0) throws {
-        process = try ChildProcess(
-            Paths.executable("faro-backend"), ["--port", "0", "--data", data, "--debug"],
+        backend = try BackendProcess(
+            ["--data", data, "--debug"],
             environment: ["FARO_BACKEND_SITE_LATENCY_MS": String(siteLatencyMilliseconds)])
-        guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
-            throw WebTestError(description: "faro-backend did not start: \(process.stderr)")
-        }
-        base = String(line.dropFirst("listening on ".count)).trimmingCharacters(in: .whitespaces)
     }
 
     /// The requests the backend saw on `/sitios/…` and `/debug/redirect`, oldest first.
@@ -28,13 +24,8 @@ final class TestBackend: @unchecked Sendable {
         return json as? [[String: Any]] ?? []
     }
 
-    /// Kills the server. SIGKILL, because a child of the test runner may inherit an ignored SIGTERM.
-    func stop() {
-        process.signal(SIGKILL)
-        process.wait(timeout: 10)
-    }
-
-    deinit { stop() }
+    /// Kills the server.
+    func stop() { backend.stop() }
 }
 
 struct WebTestError: Error, CustomStringConvertible {
@@ -77,7 +68,7 @@ final class TestSite: @unchecked Sendable {
     var data: String { folder.path }
 }
 
-/// Tiny RGB PNGs for fixtures (stored deflate, no zlib needed).
+/// Tiny RGB PNGs for fixtures.
 enum TestPNG {
     static func solid(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8)) -> [UInt8] {
         var raw: [UInt8] = []
@@ -85,43 +76,6 @@ enum TestPNG {
             raw.append(0)
             for _ in 0..<width { raw += [rgb.0, rgb.1, rgb.2] }
         }
-        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        out += chunk("IHDR", be(UInt32(width)) + be(UInt32(height)) + [8, 2, 0, 0, 0])
-        out += chunk("IDAT", zlibStored(raw))
-        out += chunk("IEND", [])
-        return out
-    }
-
-    static func be(_ v: UInt32) -> [UInt8] {
-        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
-    }
-
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let body = Array(type.utf8) + data
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in body {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-        }
-        return be(UInt32(data.count)) + body + be(~crc)
-    }
-
-    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let n = min(65535, data.count - offset)
-            out.append(offset + n >= data.count ? 1 : 0)
-            out += [UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8(~n >> 8 & 0xFF)]
-            out += data[offset..<(offset + n)]
-            offset += n
-        } while offset < data.count
-        var a: UInt32 = 1
-        var b: UInt32 = 0
-        for byte in data {
-            a = (a + UInt32(byte)) % 65521
-            b = (b + a) % 65521
-        }
-        return out + be(b << 16 | a)
+        return PNG.image(width: width, height: height, bitDepth: 8, colorType: .rgb, scanlines: raw)
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Drives the hostile-image benchmark (bench/web/images.sh): opens one place's microsite in the real window, as a
 user would ("View site" on its zone notification, played by python-dbusmock), while Faro's main-loop stall probe (FARO_STALL_PROBE) records how
-late the main loop runs, and samples the process's peak resident memory (VmHWM) until Faro quits.
+late the main loop runs, and samples the process's peak resident memory (VmHWM) until the probe's line is printed, then ends Faro.
 
 Usage: images.py OUT_PREFIX -- FARO ARGS...   (environment: FARO_STALL_PROBE, FARO_STALL_WARMUP, DISPLAY)
 Prints: images_<OUT_PREFIX>_stall_max_ms=… …_stall_p99_ms=… …_stall_over_16ms=… …_peak_rss_kb=… …_opened=yes|no
@@ -49,7 +49,10 @@ def main():
     prefix = sys.argv[1]
     command = sys.argv[sys.argv.index("--") + 1:]
     warmup = float(os.environ.get("FARO_STALL_WARMUP", "5"))
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
+    # Faro's stall probe only prints its line; this driver ends Faro (SIGTERM) once the line is there.
+    out_path = f"{prefix}.stall.out"
+    out_file = open(out_path, "w+")
+    process = subprocess.Popen(command, stdout=out_file, stderr=sys.stderr, text=True)
     started = time.time()
     peak = 0
     opened = "no"
@@ -72,8 +75,16 @@ def main():
                     opened = "yes"
             except Exception as error:  # noqa: BLE001
                 print(f"images.py: no content view yet ({error})", file=sys.stderr)
+        out_file.seek(0)
+        if any(l.startswith("stall_") for l in out_file.read().splitlines()):
+            process.terminate()
+            process.wait(timeout=30)
+            break
         time.sleep(0.1)
-    output = process.stdout.read()
+    out_file.seek(0)
+    output = out_file.read()
+    out_file.close()
+    os.unlink(out_path)
     line = next((l for l in output.splitlines() if l.startswith("stall_")), "")
     values = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
     print(" ".join([

@@ -2,8 +2,8 @@
  * header bar (title switcher-like label, close button, menu button) and, in a scrolled window, a GtkListBox of the
  * eight demo places laid out as Faro's rows are (bold title, dim subtitle, a 72x24 sparkline drawing area, the
  * distance and the proximity). It quits right after its first frame: a "draw" handler on the toplevel queues
- * gtk_main_quit behind the rest of that frame with a low-priority idle, exactly as Faro's
- * FARO_EXIT_AFTER_FIRST_FRAME hook does.
+ * gtk_main_quit behind the rest of that frame with a low-priority idle (Faro prints a FARO_TIMINGS line at the same
+ * point and is ended by launch.py).
  *
  * With --builder FILE the same window comes from a GtkBuilder definition (representative.ui: "window" parsed once,
  * "row" once per row, as Faro's templates would be) instead of code, so that the launch benchmark shows what

@@ -6,14 +6,14 @@
 Each round runs, in alternating order:
   c          the C window built in code (it quits after its first frame, which shows its 8 rows);
   c_builder  the same C window built from the GtkBuilder definition TEMPLATE (what parsing templates adds);
-  faro       Faro with FARO_EXIT_AFTER_FIRST_FRAME=1: quits after its window's first frame;
-  faro_rows  Faro with FARO_EXIT_AFTER_FIRST_FRAME=rows: quits after the first frame that shows beacon rows.
+  faro       Faro with FARO_TIMINGS=1, timed to its `frame=first` line, then sent SIGTERM;
+  faro_rows  the same, timed to its `frame=rows` line (the first frame that shows beacon rows).
   c_curl     with --c-curl: the C window built with libcurl (cwindow.c, -DCWINDOW_CURL), which after its first
              frame fetches the backend's catalog page URL before it quits: the like-for-like reference for the
              peak of faro_rows, whose catalog pull has libcurl and OpenSSL's start in it. Reported beside the
              goal's ratio, which stays the one against the plain C window.
 FARO_COMMAND is Faro as a user runs it: tray on, a backend, the 8 beacons of the C window's list. Wall time is
-spawn to exit (time.perf_counter around posix_spawn and wait4); CPU time is the child's user + system time and
+spawn to exit (for Faro: to its FARO_TIMINGS line) (time.perf_counter around posix_spawn and wait4); CPU time is the child's user + system time and
 peak RSS its ru_maxrss, both from wait4. One unmeasured warm-up run of each comes first (disk cache, the
 accessibility bus, the X server's cached visuals). Prints medians as key=value lines.
 
@@ -33,22 +33,38 @@ import tempfile
 import time
 
 
-def run(argv, extra_env):
+def run(argv, extra_env, marker=None):
+    """Spawn to exit, or with `marker` (Faro's FARO_TIMINGS line) spawn to that line, after which it is
+    sent SIGTERM: Faro only prints its timings and the benchmark ends it (bench/README.md)."""
     env = dict(os.environ, **extra_env)
     devnull = os.open(os.devnull, os.O_WRONLY)
+    reader, writer = os.pipe() if marker else (None, devnull)
     t0 = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, env, file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1)])
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=[(os.POSIX_SPAWN_DUP2, writer, 1)])
     signal.alarm(30)
     try:
-        _, status, usage = os.wait4(pid, 0)
+        if marker:
+            os.close(writer)
+            seen = b""
+            while marker.encode() + b"\n" not in seen:
+                chunk = os.read(reader, 4096)
+                if not chunk:
+                    raise SystemExit(f"launch.py: {argv[0]} ended before printing {marker}")
+                seen += chunk
+            elapsed = (time.perf_counter() - t0) * 1000
+            os.kill(pid, signal.SIGTERM)  # Faro quits cleanly on SIGTERM (builder_timing's report runs at exit)
+            _, status, usage = os.wait4(pid, 0)
+            os.close(reader)
+        else:
+            _, status, usage = os.wait4(pid, 0)
+            elapsed = (time.perf_counter() - t0) * 1000
     except TimeoutError:
         os.kill(pid, 9)
         os.wait4(pid, 0)
-        raise SystemExit(f"launch.py: {argv[0]} did not quit within 30 s")
+        raise SystemExit(f"launch.py: {argv[0]} did not reach its first frame within 30 s")
     signal.alarm(0)
-    elapsed = (time.perf_counter() - t0) * 1000
     os.close(devnull)
-    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+    if not marker and (not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0):
         raise SystemExit(f"launch.py: {' '.join(argv)} failed with status {status}")
     return elapsed, usage.ru_maxrss, (usage.ru_utime + usage.ru_stime) * 1000
 
@@ -65,16 +81,16 @@ def main():
     timing_lib = args[args.index("--builder-timing") + 1] if "--builder-timing" in args else None
     c_curl = args[args.index("--c-curl") + 1:args.index("--c-curl") + 3] if "--c-curl" in args else None
     kinds = {
-        "c": ([cwindow], {}),
-        "c_builder": ([cwindow, "--builder", template], {}),
-        "faro": (faro, {"FARO_EXIT_AFTER_FIRST_FRAME": "1"}),
-        "faro_rows": (faro, {"FARO_EXIT_AFTER_FIRST_FRAME": "rows"}),
+        "c": ([cwindow], {}, None),
+        "c_builder": ([cwindow, "--builder", template], {}, None),
+        "faro": (faro, {"FARO_TIMINGS": "1"}, "frame=first"),
+        "faro_rows": (faro, {"FARO_TIMINGS": "1"}, "frame=rows"),
     }
     if c_curl:
-        kinds["c_curl"] = ([c_curl[0], "--pull", c_curl[1]], {})
+        kinds["c_curl"] = ([c_curl[0], "--pull", c_curl[1]], {}, None)
     results = {k: ([], [], []) for k in kinds}
-    for k, (argv, env) in kinds.items():
-        run(argv, env)
+    for k in kinds:
+        run(*kinds[k])
     for r in range(rounds):
         order = list(kinds) if r % 2 == 0 else list(reversed(kinds))
         for k in order:
@@ -103,8 +119,8 @@ def main():
         with tempfile.TemporaryDirectory() as folder:
             for r in range(rounds):
                 path = os.path.join(folder, f"builder-{r}.txt")
-                argv, env = kinds["faro_rows"]
-                run(argv, dict(env, LD_PRELOAD=timing_lib, FARO_BUILDER_TIMING=path))
+                argv, env, marker = kinds["faro_rows"]
+                run(argv, dict(env, LD_PRELOAD=timing_lib, FARO_BUILDER_TIMING=path), marker)
                 with open(path) as f:
                     fields = dict(kv.split("=") for kv in f.read().split())
                 calls.append(int(fields["builder_calls"]))

@@ -7,10 +7,11 @@
 #      Faro runs as a user runs it: with its tray (a StatusNotifierWatcher, Tests/UI/status_notifier_watcher.py,
 #      and a notification server on the bench's session bus), a local faro-backend serving the demo catalog (rows
 #      titled with the places' names, as the C window's are) and a replay of the same 8 demo beacons
-#      (`--source replay <8 demo beacons> --backend URL`), and FARO_EXIT_AFTER_FIRST_FRAME: it quits after its
-#      window's first frame (=1; the quit comes before the work Faro starts behind that frame, FaroUI's LaunchWork:
-#      the app key read, the catalog's first pull, the outbox), or after the first frame with rows (=rows; they
-#      arrive with the list's first 1 Hz tick, when that work has run: libcurl and the pull are in its peak). The
+#      (`--source replay <8 demo beacons> --backend URL`), and FARO_TIMINGS=1: it prints `frame=first`
+#      at its window's first frame (timed there, before the work Faro starts behind that frame, FaroUI's
+#      LaunchWork: the app key read, the catalog's first pull, the outbox) and `frame=rows` at the first frame with
+#      rows (they arrive with the list's first 1 Hz tick, when that work has run: libcurl and the pull are in its
+#      peak); launch.py then ends it with SIGTERM. The
 #      peak RSS compared is that of the run with rows. Beside that ratio (the goal's), the peak of the C window
 #      built with libcurl that fetches the same backend's catalog page behind its first frame (cwindow.c
 #      -DCWINDOW_CURL --pull): Faro's overhead with the network stack on both sides. launch.py also reports the
@@ -116,7 +117,7 @@ export HOME="$TMP/home" XDG_DATA_HOME="$TMP/home/.local/share" XDG_CONFIG_HOME="
 export XDG_CACHE_HOME="$TMP/home/.cache" XDG_STATE_HOME="$TMP/home/.local/state" XDG_RUNTIME_DIR="$TMP/runtime"
 mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
-unset FARO_EXIT_AFTER_FIRST_FRAME FARO_STALL_PROBE FARO_STALL_WARMUP
+unset FARO_TIMINGS FARO_STALL_PROBE FARO_STALL_WARMUP
 
 # 1. Launch to first frame and peak RSS, with the tray and the backend a desktop user has.
 if [ "$ROUNDS" -gt 0 ]; then
@@ -143,8 +144,10 @@ FARO_STALL_PROBE="$STALL_SECONDS" FARO_STALL_WARMUP="$STALL_WARMUP" \
 FARO_PID=$!
 LIMIT=$((STALL_WARMUP + STALL_SECONDS + 60))
 status=0
+# The probe only prints its line; the benchmark ends Faro once it is there.
 for _ in $(seq 1 $((LIMIT * 10))); do
     kill -0 "$FARO_PID" 2>/dev/null || break
+    grep -q '^stall_' "$OUT/stall.txt" 2>/dev/null && { kill -TERM "$FARO_PID"; break; }
     sleep 0.1
 done
 if kill -0 "$FARO_PID" 2>/dev/null; then

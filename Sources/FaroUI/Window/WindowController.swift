@@ -73,7 +73,7 @@ final class WindowController {
                 return false
             })
         Signal.connect(w.window, "destroy") { [weak self] () -> Void in self?.windowDestroyed() }
-        BenchmarkHooks.attach(w, application: application)
+        TimingReport.attach(w)
         monitoring.setListWanted(true)
         renderOutbox(w)
         statusTimer = MainThread.every(milliseconds: 1000) { [weak self] in

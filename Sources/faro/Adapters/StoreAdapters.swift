@@ -15,7 +15,7 @@ final class DatabaseStores: ContactProfileStore, OutboxWriter, SiteFlags, Settin
     let database: FaroDatabase
     /// Woken after each commit so it is delivered at once when the backend is reachable.
     var deliverer: OutboxDeliverer?
-    /// The backend new rows are queued for (PRODUCT.md §11: each row goes only there); nil until one is configured.
+    /// The backend new rows are queued for (docs/outbox.md: each row goes only there); nil until one is configured.
     var backend: String?
 
     init(database: FaroDatabase) { self.database = database }

@@ -3,59 +3,46 @@ import FaroCore
 import FaroGLib
 import FoundationEssentials
 
-/// Opt-in measurement hooks for `bench/window/run.sh`, read from the environment when the main window is created.
-/// Without these variables nothing here runs.
+/// Timings printed for `bench/window` and `bench/web` (bench/README.md), read from the environment when the main
+/// window is created. They only print: the benchmark reads the line and ends the process itself. Without these
+/// variables nothing here runs.
 ///
-/// - `FARO_EXIT_AFTER_FIRST_FRAME=1`: quit the application once the main window's first frame has been drawn
-///   (launch-to-first-frame time and peak memory, timed from outside). `=rows`: wait for the first frame drawn
-///   with at least one row in the beacon list instead.
+/// - `FARO_TIMINGS=1`: prints `frame=first` once the main window's first frame is drawn, and `frame=rows` once a
+///   frame with at least one row in the beacon list is drawn.
 /// - `FARO_STALL_PROBE=SECONDS`: a 2 ms timeout on the main loop records how late each call comes (the gap since the
 ///   previous call minus the period); after `FARO_STALL_WARMUP` seconds (default 5: the list fills up) it measures
 ///   for SECONDS, then prints `stall_p99_ms=… stall_max_ms=… stall_samples=…` (and the stalls over 16 ms, the main
-///   thread's own CPU time per gap, the warm-up's worst stall and the rows in the list) to stdout and quits.
+///   thread's own CPU time per gap, the warm-up's worst stall and the rows in the list) to stdout.
 @MainActor
-enum BenchmarkHooks {
-    /// Installs the hooks the environment asks for on a newly created main window.
-    static func attach(_ window: MainWindow, application: UnsafeMutablePointer<GtkApplication>) {
+enum TimingReport {
+    /// Installs what the environment asks for on a newly created main window.
+    static func attach(_ window: MainWindow) {
         let env = ProcessInfo.processInfo.environment
-        if let mode = env["FARO_EXIT_AFTER_FIRST_FRAME"], !mode.isEmpty, mode != "0" {
-            exitAfterFirstFrame(window, application: application, needRows: mode == "rows")
+        if let mode = env["FARO_TIMINGS"], !mode.isEmpty, mode != "0" {
+            reportFrames(window)
         }
         if let text = env["FARO_STALL_PROBE"], let seconds = Double(text), seconds > 0 {
             let warmUp = env["FARO_STALL_WARMUP"].flatMap(Double.init) ?? 5
-            StallProbe.start(window: window, application: application, warmUp: max(warmUp, 0), seconds: seconds)
+            StallProbe.start(window: window, warmUp: max(warmUp, 0), seconds: seconds)
         }
     }
 
-    private final class FrameWatch {
-        let window: MainWindow
-        let application: UnsafeMutablePointer<GtkApplication>
-        let needRows: Bool
-        var done = false
-        init(window: MainWindow, application: UnsafeMutablePointer<GtkApplication>, needRows: Bool) {
-            self.window = window
-            self.application = application
-            self.needRows = needRows
-        }
-    }
-
-    /// A "draw" handler on the toplevel (it runs for every frame the window paints) that, on the first frame that
-    /// counts, queues the quit behind the rest of that frame with a low-priority idle.
-    private static func exitAfterFirstFrame(
-        _ window: MainWindow, application: UnsafeMutablePointer<GtkApplication>,
-        needRows: Bool
-    ) {
-        let watch = FrameWatch(window: window, application: application, needRows: needRows)
+    /// A "draw" handler on the toplevel (it runs for every frame the window paints) that prints the first frame and
+    /// the first frame with rows, then stays quiet.
+    private static func reportFrames(_ window: MainWindow) {
+        var first = true
+        var rows = true
         Signal.connect(
             window.window, "draw",
             event: { _ in
-                guard !watch.done, !watch.needRows || watch.window.beacons.shownRows > 0 else { return false }
-                watch.done = true
-                let quit: @convention(c) (UnsafeMutableRawPointer?) -> gboolean = { app in
-                    g_application_quit(cast(app, to: GApplication.self))
-                    return 0
+                if first {
+                    first = false
+                    StandardStreams.writeOutput("frame=first\n")
                 }
-                g_idle_add_full(G_PRIORITY_LOW, quit, UnsafeMutableRawPointer(watch.application), nil)
+                if rows, window.beacons.shownRows > 0 {
+                    rows = false
+                    StandardStreams.writeOutput("frame=rows\n")
+                }
                 return false
             })
     }
@@ -67,7 +54,6 @@ private final class StallProbe {
     static let periodMs = 2.0
 
     let window: MainWindow
-    let application: UnsafeMutablePointer<GtkApplication>
     let warmUpEnd: Int
     let end: Int
     var last: Int
@@ -78,12 +64,8 @@ private final class StallProbe {
     /// process had the core), not the main loop.
     var busy: [Double] = []
 
-    private init(
-        window: MainWindow, application: UnsafeMutablePointer<GtkApplication>, warmUp: Double,
-        seconds: Double
-    ) {
+    private init(window: MainWindow, warmUp: Double, seconds: Double) {
         self.window = window
-        self.application = application
         let now = g_get_monotonic_time()
         last = now
         lastCPU = StallProbe.threadCPUMilliseconds()
@@ -99,15 +81,12 @@ private final class StallProbe {
         return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
     }
 
-    static func start(
-        window: MainWindow, application: UnsafeMutablePointer<GtkApplication>, warmUp: Double,
-        seconds: Double
-    ) {
-        let probe = StallProbe(window: window, application: application, warmUp: warmUp, seconds: seconds)
+    static func start(window: MainWindow, warmUp: Double, seconds: Double) {
+        let probe = StallProbe(window: window, warmUp: warmUp, seconds: seconds)
         MainContextSources.addTimeout(milliseconds: UInt32(periodMs)) { MainActor.assumeIsolated { probe.tick() } }
     }
 
-    /// One call of the 2 ms timeout: records its lateness; at the end, reports and quits.
+    /// One call of the 2 ms timeout: records its lateness; at the end, reports and stops.
     private func tick() -> Bool {
         let now = g_get_monotonic_time()
         let stall = max(Double(now - last) / 1000 - StallProbe.periodMs, 0)
@@ -123,7 +102,6 @@ private final class StallProbe {
         busy.append(used)
         guard now >= end else { return true }
         report()
-        g_application_quit(cast(application, to: GApplication.self))
         return false
     }
 
