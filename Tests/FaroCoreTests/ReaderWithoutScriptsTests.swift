@@ -192,4 +192,9 @@ struct ReaderWithoutScriptsTests {
         ])
         #expect(Self.text(doc) == "Aviso suelto\n\nperdido\n\na\nb\n")
     }
+
+    @Test func inlineQuotationsGetTheirQuotationMarks() {
+        let doc = Self.build([.el("p", [:], [.text("Se pronuncia "), .el("q", [:], [.text("faro")]), .text(".")])])
+        #expect(Self.text(doc) == "Se pronuncia “faro”.\n")
+    }
 }

@@ -506,6 +506,13 @@ public struct ReadableDocumentBuilder {
                 let (inner, breaks) = nested(children, acc: &acc, depth: depth)
                 if !inner.isEmpty { acc.append(.strong(inner)) }
                 if breaks { acc.append(.lineBreak) }
+            case "q":
+                // Quotation marks around an inline quotation, as browsers draw them.
+                acc.appendText("“")
+                let (inner, breaks) = nested(children, acc: &acc, depth: depth)
+                for item in inner { acc.append(item) }
+                acc.appendText("”")
+                if breaks { acc.append(.lineBreak) }
             case "code", "kbd", "samp", "tt":
                 let (inner, breaks) = nested(children, acc: &acc, depth: depth)
                 if !inner.isEmpty { acc.append(.code(inner)) }
