@@ -374,10 +374,23 @@ def scenario_javascript(app, window):
     press(button)
     wait_for("the site handed to the browser", lambda: len(opened_urls()) >= 1, timeout=20)
     print(f"OK javascript-open {opened_urls()[0]}", flush=True)
+    press(window.child(name=TEXT["save_page"], roleName="push button"))
+    wait_for("the page to be saved", lambda: window.child(name=TEXT["saved_ok"], roleName="label"), timeout=30)
     press(window.child(name=TEXT["back"], roleName="push button"))
     view = open_first_site(app, window, "Panadería Santa Clara")
     wait_for("the JavaScript line on the all-script page", lambda: javascript_line(window))
     print(f"OK javascript-all-script {view.text.strip()!r}", flush=True)
+    # The saved café (Guardados) shows what the view showed: the noscript text and the line, whose button opens
+    # the address it was saved from.
+    press(saved_page_button(window, TEXT["open_prefix"], "the saved café's open button"))
+    wait_for("the saved copy's heading", lambda: window.findChildren(
+        lambda n: n.roleName == "label" and (n.name or "").endswith(TEXT["saved_copy"])))
+    view = wait_for("the saved copy's text", lambda: (v := content_view(window)) and
+                    "Necesitas habilitar JavaScript" in v.text and v)
+    label, button = wait_for("the JavaScript line on the saved copy", lambda: javascript_line(window))
+    press(button)
+    wait_for("the saved site handed to the browser", lambda: len(opened_urls()) >= 2, timeout=20)
+    print(f"OK javascript-saved {opened_urls()[1]}", flush=True)
 
 
 SCENARIOS = {"javascript": scenario_javascript, "links": scenario_links, "export": scenario_export,
