@@ -625,8 +625,8 @@ public struct ReadableDocumentBuilder {
         return nil
     }
 
-    /// A 0 or 1 pixel image: a tracking pixel (often in `<noscript>`), never shown.
-    static func isPixel(_ attributes: [String: String]) -> Bool {
+    /// A 0 or 1 pixel image: a tracking pixel (often in `<noscript>`), never shown, fetched or saved.
+    public static func isPixel(_ attributes: [String: String]) -> Bool {
         let tiny: (String?) -> Bool = { value in
             value.map { $0.trimmingWhitespace() == "0" || $0.trimmingWhitespace() == "1" } ?? false
         }
