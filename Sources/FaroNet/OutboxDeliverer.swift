@@ -32,7 +32,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
     private let schedule: BackoffSchedule
     private let policy: OutboxRetryPolicy
     private let clock: any OutboxClock
-    private let onStatus: @Sendable (Status) -> Void
+    private var onStatus: @Sendable (Status) -> Void
     /// Longest sleep while idle, so rows committed by another process (`faro register`) are picked up.
     private let idleRecheck: Double
 
@@ -207,11 +207,17 @@ public final class OutboxDeliverer: @unchecked Sendable {
     }
 
     private func publish(_ status: Status) {
-        condition.withLock {
+        let observer = condition.withLock {
             latest = status
             condition.broadcast()
+            return onStatus
         }
-        onStatus(status)
+        observer(status)
+    }
+
+    /// Who hears each pass's status from now on (on the delivery thread), instead of the one given at `init`.
+    public func observe(_ handler: @escaping @Sendable (Status) -> Void) {
+        condition.withLock { onStatus = handler }
     }
 
     /// The injected clock jumped: the sleeping thread looks at the time again.

@@ -151,6 +151,13 @@ public struct ContactDetails: Equatable, Sendable, Codable {
     }
 }
 
+extension ContactDetails {
+    /// Details exactly as they were stored (they were validated when saved).
+    public init(stored nombre: String, email: String, telefono: String, empresa: String) {
+        self.init(nombre: nombre, email: email, telefono: telefono, empresa: empresa)
+    }
+}
+
 /// "Registrar mi negocio": the row sent to the `interested` table.
 public struct BusinessRegistration: Equatable, Sendable, Codable {
     public var nombre: String

@@ -1,44 +1,42 @@
 import FaroCore
-import FaroTestSupport
+import FaroWeb
 import Foundation
-import Testing
-
-@testable import FaroWeb
 
 /// A real `faro-backend` for one test, on a free loopback port, serving the microsites of a data folder the
 /// test writes (or the source tree's `data/`), with its microsite request log readable through `/debug/requests`.
-final class TestBackend: @unchecked Sendable {
-    let backend: BackendProcess
-    var base: String { backend.url }
+public final class TestBackend: @unchecked Sendable {
+    public let backend: BackendProcess
+    public var base: String { backend.url }
 
-    init(data: String = Paths.data, siteLatencyMilliseconds: Int = 0) throws {
+    public init(data: String = Paths.data, siteLatencyMilliseconds: Int = 0) throws {
         backend = try BackendProcess(
             ["--data", data, "--debug"],
             environment: ["FARO_BACKEND_SITE_LATENCY_MS": String(siteLatencyMilliseconds)])
     }
 
     /// The requests the backend saw on `/sitios/…` and `/debug/redirect`, oldest first.
-    func requests() throws -> [[String: Any]] {
+    public func requests() throws -> [[String: Any]] {
         let response = try FreshFetcher().fetch(base + "/debug/requests")
         let json = try JSONSerialization.jsonObject(with: Data(response.body))
         return json as? [[String: Any]] ?? []
     }
 
     /// Kills the server.
-    func stop() { backend.stop() }
+    public func stop() { backend.stop() }
 }
 
-struct WebTestError: Error, CustomStringConvertible {
-    var description: String
+public struct WebTestError: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
 }
 
 /// A data folder with one microsite (`/sitios/prueba/`): a page with a unique sentence, a stylesheet with a
 /// background image, and a solid magenta picture, plus `count` extra small images when asked.
-final class TestSite: @unchecked Sendable {
-    let folder: TemporaryDirectory
-    static let sentence = "Texto de prueba único para Guardados"
+public final class TestSite: @unchecked Sendable {
+    public let folder: TemporaryDirectory
+    public static let sentence = "Texto de prueba único para Guardados"
 
-    init(extraImages count: Int = 0, pageBytes: [UInt8]? = nil) throws {
+    public init(extraImages count: Int = 0, pageBytes: [UInt8]? = nil) throws {
         folder = try TemporaryDirectory("faro-web-site")
         let site = folder.file("demo/sites/prueba")
         try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
@@ -65,17 +63,34 @@ final class TestSite: @unchecked Sendable {
         }
     }
 
-    var data: String { folder.path }
+    public var data: String { folder.path }
 }
 
 /// Tiny RGB PNGs for fixtures.
-enum TestPNG {
-    static func solid(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8)) -> [UInt8] {
+public enum TestPNG {
+    public static func solid(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8)) -> [UInt8] {
         var raw: [UInt8] = []
         for _ in 0..<height {
             raw.append(0)
             for _ in 0..<width { raw += [rgb.0, rgb.1, rgb.2] }
         }
         return PNG.image(width: width, height: height, bitDepth: 8, colorType: .rgb, scanlines: raw)
+    }
+}
+
+/// A value shared between a test and a callback thread.
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    public init(_ value: Value) { self.value = value }
+    public func get() -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    public func set(_ newValue: Value) {
+        lock.lock()
+        value = newValue
+        lock.unlock()
     }
 }

@@ -91,7 +91,7 @@ import Testing
         let ok = try ChildProcess.run(faro, ["outbox", "flush", "--timeout", "20"], environment: env, timeout: 60)
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout.contains("delivered: 5"))
-        #expect(try backendIDs(backend, table: "interested").count == 5)
+        #expect(try BackendInserts.storedIDs(backend.url, table: "interested").count == 5)
         // Nothing pending: exit 0 at once.
         let again = try ChildProcess.run(faro, ["outbox", "flush", "--timeout", "5"], environment: env, timeout: 30)
         #expect(again.status == 0)
@@ -99,7 +99,7 @@ import Testing
 
     @Test func tooLargeInsertBodiesAreRefusedByTheBackend() throws {
         let backend = try BackendProcess()
-        let client = try TablesClient(configuration: try backend.configuration())
+        let client = try TablesClient(configuration: try BackendConfiguration(baseURL: backend.url))
         let big = #"{"id":"big","text":""# + String(repeating: "x", count: 2 << 20) + #""}"#
         let result = client.insert(table: "t", json: big)
         guard case .response(413, _) = result else {

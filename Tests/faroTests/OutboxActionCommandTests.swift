@@ -43,7 +43,7 @@ import Testing
         #expect(retry.status == 0 && retry.stdout == "queued again: \(keep)\n")
         let flush = try run(["outbox", "flush", "--backend", backend.url, "--timeout", "20"], env)
         #expect(flush.status == 0, "\(flush.stderr)")
-        #expect(try backendIDs(backend, table: "interested") == [keep])
+        #expect(try BackendInserts.storedIDs(backend.url, table: "interested") == [keep])
         // Delivered rows are history: neither retried nor discarded.
         #expect(try run(["outbox", "discard", keep], env).status == 1)
         #expect(try run(["outbox", "retry", "--all"], env).stdout == "queued again: 0 row(s)\n")
@@ -60,13 +60,13 @@ import Testing
         // The backend setting changed: the row is not sent to the new one behind the user's back.
         let held = try run(["outbox", "flush", "--backend", now.url, "--timeout", "5"], env)
         #expect(held.status == 1 && held.stderr.contains("1 row(s) wait for another backend (\(before.url))"))
-        #expect(try backendIDs(now, table: "interested").isEmpty)
+        #expect(try BackendInserts.storedIDs(now.url, table: "interested").isEmpty)
         let moved = try run(["outbox", "move", "--all", "--backend", now.url], env)
         #expect(moved.status == 0 && moved.stdout == "queued for \(now.url): 1 row(s)\n")
         let flush = try run(["outbox", "flush", "--backend", now.url, "--timeout", "20"], env)
         #expect(flush.status == 0, "\(flush.stderr)")
-        #expect(try backendIDs(now, table: "interested") == [id])
-        #expect(try backendIDs(before, table: "interested").isEmpty)
+        #expect(try BackendInserts.storedIDs(now.url, table: "interested") == [id])
+        #expect(try BackendInserts.storedIDs(before.url, table: "interested").isEmpty)
     }
 
     @Test(arguments: [
