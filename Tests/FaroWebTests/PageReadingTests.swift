@@ -190,4 +190,21 @@ struct PageReadingTests {
             """
         #expect(Self.read(Array(html.utf8)).1 == "Visítanos Mapa de la tienda en el centro. Abierto\n")
     }
+
+    @Test func theFastUTF8CheckAgreesWithTheCountingOne() {
+        var generator = SplitMix64(seed: 7)
+        let samples: [[UInt8]] =
+            [
+                Array("plain ascii text, more than eight bytes".utf8), Array("Año “2026” 日本 🎉 ok".utf8),
+                [0xED, 0xA0, 0x80],
+            ]
+            + (0..<200).map { n in
+                var bytes = Array("Café ☕ \(n) ".utf8)
+                for _ in 0..<(n % 24) { bytes.append(UInt8(truncatingIfNeeded: generator.next())) }
+                return bytes + Array(" fin".utf8)
+            }
+        for bytes in samples {
+            #expect(HTMLEncoding.isValidUTF8(bytes, from: 0) == UTF8Check(bytes[...]).isValid, "\(bytes)")
+        }
+    }
 }

@@ -136,11 +136,16 @@ public enum HTMLEncoding {
         var warnings: [String] = []
         let (charset, source, skip) = sniff(bytes, httpCharset: httpCharset, warnings: &warnings)
         let body = bytes[skip...]
+        if source == .utf8Check {
+            // The sniff has just found the bytes valid UTF-8.
+            return DecodedHTML(utf8: bytes, charset: .utf8, source: source, warnings: warnings)
+        }
         if charset == .utf8 {
-            let check = UTF8Check(body)
-            if check.isValid {
-                return DecodedHTML(utf8: Array(body), charset: .utf8, source: source, warnings: warnings)
+            if isValidUTF8(bytes, from: skip) {
+                return DecodedHTML(
+                    utf8: skip == 0 ? bytes : Array(body), charset: .utf8, source: source, warnings: warnings)
             }
+            let check = UTF8Check(body)
             let mixed = decodeMixedUTF8(body)
             warnings.append(
                 "\(check.invalidBytes) byte(s) are not UTF-8 as the \(source.rawValue) says: read one at a time as "
@@ -185,8 +190,32 @@ public enum HTMLEncoding {
             }
             warnings.append("the page's <meta> names an unknown charset \"\(label)\": ignored")
         }
-        let check = UTF8Check(bytes[...])
-        return check.isValid ? (.utf8, .utf8Check, 0) : (.windows1252, .fallback, 0)
+        return isValidUTF8(bytes, from: 0) ? (.utf8, .utf8Check, 0) : (.windows1252, .fallback, 0)
+    }
+
+    /// Whether `bytes` from `start` are well-formed UTF-8: the common case, checked on the raw buffer, eight ASCII
+    /// bytes at a time.
+    static func isValidUTF8(_ bytes: [UInt8], from start: Int) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            let raw = UnsafeRawPointer(base)
+            var i = start
+            let n = buffer.count
+            while i < n {
+                if i + 8 <= n, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
+                if buffer[i] < 0x80 {
+                    i += 1
+                    continue
+                }
+                let length = UTF8Check.sequenceLength(buffer, at: i)
+                if length == 0 { return false }
+                i += length
+            }
+            return true
+        }
     }
 
     // MARK: <meta> prescan
@@ -398,7 +427,8 @@ struct UTF8Check {
     }
 
     /// The length of the well-formed UTF-8 sequence at `i` (1 for ASCII), or 0 when there is none.
-    static func sequenceLength(_ bytes: ArraySlice<UInt8>, at i: Int) -> Int {
+    static func sequenceLength<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at i: Bytes.Index) -> Int
+    where Bytes.Index == Int {
         let lead = bytes[i]
         if lead < 0x80 { return 1 }
         let length: Int
