@@ -128,7 +128,7 @@ public enum FormRules {
 }
 
 /// "Mis datos de contacto": kept only on the device.
-public struct ContactDetails: Equatable, Sendable, Codable {
+public struct ContactDetails: Equatable, Sendable {
     public var nombre: String
     public var email: String
     public var telefono: String
@@ -159,7 +159,7 @@ extension ContactDetails {
 }
 
 /// "Registrar mi negocio": the row sent to the `interested` table.
-public struct BusinessRegistration: Equatable, Sendable, Codable {
+public struct BusinessRegistration: Equatable, Sendable {
     public var nombre: String
     public var email: String
     public var telefono: String

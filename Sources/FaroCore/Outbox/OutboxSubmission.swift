@@ -59,7 +59,7 @@ public enum OutboxSubmission: Sendable, Equatable {
 
 /// The business and page a contact request or rating is about (the catalog's `cliente` and `titulo`), plus the
 /// microsite URL that identifies the site for the "sent"/"rated" flags.
-public struct SiteIdentity: Sendable, Equatable, Codable {
+public struct SiteIdentity: Sendable, Equatable {
     public var cliente: String
     public var titulo: String
     public var url: String
