@@ -2,7 +2,7 @@
 """Drives the real Faro window through AT-SPI (dogtail), as a user would, and takes screenshots.
 
 Run by Tests/UI/run-scenario.sh inside a private X server and session bus; started by the Swift UI tests
-(Tests/FaroUITests). Prints `OK <scenario> ...` lines on success; any failure raises and exits non-zero with the
+(Tests/WindowEndToEndTests). Prints `OK <scenario> ...` lines on success; any failure raises and exits non-zero with the
 reason. Environment: FARO (the faro binary), FARO_ARGS (its GUI arguments), SHOTS (screenshot folder), FARO_LANG
 (es|en), plus XDG_* folders for the app's data; FARO_UI_OPENED (the file where the test's stand-in browser writes
 the URLs it is given), FARO_UI_EXPORT_TO (where "export" saves), FARO_UI_LINGER (seconds to keep the app running
