@@ -197,6 +197,12 @@ calibrated = page.child(name="Potencia calibrada", roleName="label")
 if "dBm" not in calibrated.text:
     fail(f"the calibrated power reads {calibrated.text!r} after the calibration")
 print(f"OK beacon-page-calibrated {calibrated.text!r}", flush=True)
+if os.environ.get("SHOTS"):
+    time.sleep(1.5)
+    ex, ey, ew, eh = page.extents
+    os.makedirs(os.environ["SHOTS"], exist_ok=True)
+    subprocess.run(["import", "-display", os.environ["DISPLAY"], "-window", "root", "-crop", f"{ew}x{eh}+{max(ex, 0)}+{max(ey, 0)}",
+                    "+repage", os.path.join(os.environ["SHOTS"], "beacon-page.png")], check=True)
 
 
 def export(target):

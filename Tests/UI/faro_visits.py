@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """"Lugares visitados" in the Spanish window through AT-SPI (dogtail); run by Tests/UI/visits-walk.sh after the walk.
 Prints `OK <step>` lines; a failure prints `FAIL <reason>` and exits 1."""
+import os
+import subprocess
 import sys
 import time
 
@@ -44,6 +46,12 @@ rows = wait_for("visit rows", lambda: [r for r in listbox.children if (r.name or
 if not any(r.name == "Hoy" for r in listbox.children):
     fail(f"no 'Hoy' heading: {[r.name for r in listbox.children]}")
 print(f"OK visits-page-lists {len(rows)} under Hoy", flush=True)
+if os.environ.get("SHOTS"):
+    time.sleep(1.5)
+    ex, ey, ew, eh = window.extents
+    os.makedirs(os.environ["SHOTS"], exist_ok=True)
+    subprocess.run(["import", "-display", os.environ["DISPLAY"], "-window", "root", "-crop", f"{ew}x{eh}+{max(ex, 0)}+{max(ey, 0)}",
+                    "+repage", os.path.join(os.environ["SHOTS"], "visits.png")], check=True)
 first = rows[0]
 title = first.name.split(",")[0]
 first.click()
