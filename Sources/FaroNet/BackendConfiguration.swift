@@ -1,7 +1,7 @@
 import FaroCore
 import FoundationEssentials
 
-/// Where and how Faro talks to its backend (PRODUCT.md §12): base URL, optional app key header, table names,
+/// Where and how Faro talks to its backend: base URL, optional app key header, table names, protocol generation,
 /// timeouts. HTTPS is required except for loopback addresses; TLS certificates are always verified.
 public struct BackendConfiguration: Sendable, Equatable {
     /// The table names on the backend; the defaults are the contract's.
@@ -27,6 +27,8 @@ public struct BackendConfiguration: Sendable, Equatable {
     public var maxResponseBytes = 4 << 20
     /// The cap for one page of a catalog pull (larger: a server that ignores `$top` sends the whole table).
     public var maxCatalogPageBytes = 64 << 20
+    /// The tables protocol generation to speak (the `backend-protocol` setting; docs/backend-protocols.md).
+    public var backendProtocol: BackendProtocolSetting = .auto
 
     /// Why a backend URL was refused.
     public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {

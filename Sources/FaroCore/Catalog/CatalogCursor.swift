@@ -15,9 +15,17 @@ public struct CatalogCursor: Equatable, Sendable {
     /// The instant of `updatedAt`, nil when the server's text is not a timestamp.
     public var instant: CatalogTimestamp? { CatalogTimestamp(updatedAt) }
 
-    /// The OData `$filter` for the rows after this cursor (unencoded).
-    public var filter: String {
-        let t = "datetimeoffset'\(CatalogCursor.escape(updatedAt))'"
+    /// The OData `$filter` for the rows after this cursor (unencoded), in the 2.0.0 spelling.
+    public var filter: String { filter(for: .v2) }
+
+    /// The OData `$filter` for the rows after this cursor (unencoded). The timestamp is the server's own text: a
+    /// `datetimeoffset'…'` literal for 2.0.0, `cast(…,Edm.DateTimeOffset)` for 3.0.0 (OData v4 has no such literal).
+    public func filter(for generation: BackendProtocol) -> String {
+        let t: String
+        switch generation {
+        case .v2: t = "datetimeoffset'\(CatalogCursor.escape(updatedAt))'"
+        case .v3: t = "cast(\(updatedAt.replacing(" ", with: "T")),Edm.DateTimeOffset)"
+        }
         return "(updatedAt gt \(t)) or ((updatedAt eq \(t)) and (id gt '\(CatalogCursor.escape(id))'))"
     }
 

@@ -138,6 +138,21 @@ public struct CatalogRepository {
         }
     }
 
+    /// The tables protocol generation the backend at `baseURL` was last found to speak, nil if never learned.
+    public func generation(baseURL: String) throws(StoreError) -> BackendProtocol? {
+        try connection.query("SELECT generation FROM backend_protocols WHERE base_url = ?", [.text(baseURL)]).first?
+            .first?.integer.flatMap { BackendProtocol(rawValue: Int($0)) }
+    }
+
+    /// Remembers the generation the backend at `baseURL` answered in (learned again when its answers change).
+    public func setGeneration(_ generation: BackendProtocol, baseURL: String, now: Double) throws(StoreError) {
+        try connection.query(
+            "INSERT INTO backend_protocols (base_url, generation, learned_at) VALUES (?, ?, ?) "
+                + "ON CONFLICT (base_url) DO UPDATE SET generation = excluded.generation, "
+                + "learned_at = excluded.learned_at WHERE generation <> excluded.generation",
+            [.text(baseURL), .integer(Int64(generation.rawValue)), .real(now)])
+    }
+
     /// Forgets `source`'s places and delta token (`faro catalog sync --full` starts again from nothing).
     public func reset(source: String) throws(StoreError) {
         try connection.transaction { () throws(StoreError) in
