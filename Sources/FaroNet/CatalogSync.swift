@@ -196,7 +196,8 @@ public final class CatalogSync: CatalogSyncing {
             case 408, 429, 500..<600: return .unreachable(error)
             default: return .unusableAnswer(error.description)
             }
-        case .redirected, .responseTooLarge, .unexpectedShape, .protocolMismatch: return .unusableAnswer(error.description)
+        case .redirected, .responseTooLarge, .unexpectedShape, .protocolMismatch:
+            return .unusableAnswer(error.description)
         case .transport, .unexpectedContentType, .malformedResponse: return .unreachable(error)
         }
     }

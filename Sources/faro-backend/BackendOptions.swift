@@ -189,7 +189,9 @@ struct BackendOptions {
         while let file = try args.option("--load") { loadFiles.append(file) }
         loadOnly = args.flag("--load-only")
         if let text = try args.option("--protocol") {
-            guard let n = Int(text), n == 2 || n == 3 else { throw UsageError(description: "--protocol must be 2 or 3") }
+            guard let n = Int(text), n == 2 || n == 3 else {
+                throw UsageError(description: "--protocol must be 2 or 3")
+            }
             generation = n
         }
         if let text = try args.option("--next-link") {

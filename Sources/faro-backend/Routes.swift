@@ -101,7 +101,8 @@ final class Routes {
 
     private func handleTables(_ request: HTTPRequest) -> HTTPReply {
         if let requestLog {
-            let line = request.method + " /" + request.segments.joined(separator: "/")
+            let line =
+                request.method + " /" + request.segments.joined(separator: "/")
                 + (request.rawQuery.map { "?" + $0 } ?? "") + "\n"
             requestLog.write(Data(line.utf8))
         }

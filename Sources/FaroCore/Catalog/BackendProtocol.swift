@@ -8,9 +8,12 @@ public enum BackendProtocol: Int, Sendable, Equatable, Hashable, CaseIterable, C
     /// The `ZUMO-API-VERSION` header value of the generation.
     public var version: String { self == .v2 ? "2.0.0" : "3.0.0" }
 
+    /// The server family that speaks it (`Azure Mobile Apps`, `Datasync`).
+    public var family: String { self == .v2 ? "Azure Mobile Apps" : "Datasync" }
+
     /// The generation in words (`tables protocol 3.0.0 (Datasync)`).
     public var description: String {
-        self == .v2 ? "tables protocol 2.0.0 (Azure Mobile Apps)" : "tables protocol 3.0.0 (Datasync)"
+        "tables protocol \(version) (\(family))"
     }
 
     /// The generation a list answer's shape belongs to: an array or `{results, count}` is 2.0.0, an object with an

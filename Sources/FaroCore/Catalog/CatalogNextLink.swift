@@ -45,7 +45,8 @@ public enum CatalogNextLink {
     /// received (and proves that no row moved in between); nil when the URL has no `$skip` above 0.
     public static func overlapping(_ url: String) -> String? {
         guard let mark = url.firstIndex(of: "?") else { return nil }
-        var parts = url[url.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false).map(String.init)
+        var parts = url[url.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false).map(
+            String.init)
         var found = false
         for (i, part) in parts.enumerated() {
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
