@@ -93,7 +93,7 @@ public final class CatalogSync: CatalogSyncing {
             do {
                 plan = CatalogPullPlan(
                     cursor: try catalog.cursor(source: source), pageSize: settings.pageSize,
-                    generation: client.generation ?? .v2)
+                    maxPages: settings.maxPagesPerPull, generation: client.generation ?? .v2)
             } catch {
                 throw .store(error)
             }

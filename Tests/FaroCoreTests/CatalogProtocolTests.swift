@@ -154,7 +154,9 @@ final class SimulatedDatasyncServer {
     @Test func aBadNextLinkALoopOrARowWithoutPositionStopsThePull() throws {
         let rows = [SimulatedDatasyncServer.json(("2026-01-01T00:00:00.000Z", "a"))]
         var offHost = CatalogPullPlan(cursor: nil, generation: .v3)
-        #expect(throws: CatalogPullPlan.PageProblem.nextLink(.offBackend("https://evil.example/tables/beacons?$skip=1"))) {
+        #expect(
+            throws: CatalogPullPlan.PageProblem.nextLink(.offBackend("https://evil.example/tables/beacons?$skip=1"))
+        ) {
             try offHost.receive(
                 rows, nextLink: "https://evil.example/tables/beacons?$skip=1", tableURL: SimulatedDatasyncServer.table)
         }
@@ -189,7 +191,9 @@ final class SimulatedDatasyncServer {
             "http://faro.example.net/tables/beacons?$skip=1", "https://other.example.net/tables/beacons?$skip=1",
             "https://faro.example.net:8443/tables/beacons?$skip=1", "//evil.example/tables/beacons",
         ] {
-            #expect(throws: CatalogNextLink.Problem.offBackend(bad)) { try CatalogNextLink.resolve(bad, tableURL: table) }
+            #expect(throws: CatalogNextLink.Problem.offBackend(bad)) {
+                try CatalogNextLink.resolve(bad, tableURL: table)
+            }
         }
         #expect(throws: CatalogNextLink.Problem.anotherPath("/tables/other?$skip=1")) {
             try CatalogNextLink.resolve("/tables/other?$skip=1", tableURL: table)

@@ -29,6 +29,23 @@ public struct CatalogCursor: Equatable, Sendable {
         return "(updatedAt gt \(t)) or ((updatedAt eq \(t)) and (id gt '\(CatalogCursor.escape(id))'))"
     }
 
+    /// Whether `updatedAt` names a whole second (no fraction, or only zeros): a server whose clock keeps seconds
+    /// can stamp a later change of a row with the second already passed, so a pull that starts after such a cursor
+    /// reads that second again (`rereadFilter`).
+    public var isWholeSecond: Bool {
+        let text = updatedAt.utf8
+        guard let dot = text.firstIndex(of: UInt8(ascii: ".")) else { return true }
+        return text[text.index(after: dot)...].prefix { $0 >= 0x30 && $0 <= 0x39 }.allSatisfy { $0 == 0x30 }
+    }
+
+    /// The OData `$filter` for the rows at or after this cursor's second: `updatedAt ge T`.
+    public func rereadFilter(for generation: BackendProtocol) -> String {
+        switch generation {
+        case .v2: return "updatedAt ge datetimeoffset'\(CatalogCursor.escape(updatedAt))'"
+        case .v3: return "updatedAt ge cast(\(updatedAt.replacing(" ", with: "T")),Edm.DateTimeOffset)"
+        }
+    }
+
     /// Whether a row with (`instant`, `id`) comes after this cursor in the server's order. Ids are compared by
     /// their UTF-8 bytes, as SQLite and the tables protocol's reference server do.
     public func precedes(instant: CatalogTimestamp, id: String) -> Bool {

@@ -9,6 +9,9 @@
 ///   row before it was updated or deleted meanwhile, which moves every later row one place), the page is dropped
 ///   and the next one is asked for from the cursor again: nothing is skipped. The pull ends when `nextLink` is null.
 ///
+/// A cursor on a whole second (`CatalogCursor.isWholeSecond`) starts the pull with `updatedAt ge T` instead: that
+/// second is read again, once per pull, and rows held at the same version change nothing.
+///
 /// A page that moves the cursor nowhere, is not sorted by `updatedAt`, holds a row without `id` or `updatedAt`, or a
 /// `nextLink` seen before stops the pull instead of looping; the pages before it stay applied.
 public struct CatalogPullPlan: Sendable {
@@ -25,6 +28,11 @@ public struct CatalogPullPlan: Sendable {
     public private(set) var next: Request
     /// The `nextLink`s followed so far (a repeat is a loop).
     private var followed: Set<String> = []
+    /// The pull reads the cursor's whole second again: its first pages may hold only rows already held.
+    private var rereading: Bool
+    /// A pull that reads a second again ends (at `maxPages`) only once it has moved past the cursor, so pulls
+    /// stopped after a page each still get through a second holding more rows than a page.
+    private var mustAdvance: Bool
 
     /// One page's request.
     public enum Request: Equatable, Sendable {
@@ -44,13 +52,22 @@ public struct CatalogPullPlan: Sendable {
         self.pageSize = min(max(1, pageSize), 1000)
         self.maxPages = max(1, maxPages)
         self.generation = generation
-        next = .query(CatalogPullPlan.query(after: cursor, pageSize: self.pageSize, generation: generation))
+        rereading = cursor?.isWholeSecond ?? false
+        mustAdvance = rereading
+        next = .query(
+            CatalogPullPlan.query(
+                after: cursor, pageSize: self.pageSize, generation: generation, reread: rereading))
     }
 
-    /// The encoded query string of a page after `cursor`.
-    static func query(after cursor: CatalogCursor?, pageSize: Int, generation: BackendProtocol) -> String {
+    /// The encoded query string of a page after `cursor` (`reread`: at or after its second).
+    static func query(
+        after cursor: CatalogCursor?, pageSize: Int, generation: BackendProtocol, reread: Bool = false
+    ) -> String {
         var parts: [String] = []
-        if let cursor { parts.append("$filter=" + PercentEncoding.encodeComponent(cursor.filter(for: generation))) }
+        if let cursor {
+            let filter = reread ? cursor.rereadFilter(for: generation) : cursor.filter(for: generation)
+            parts.append("$filter=" + PercentEncoding.encodeComponent(filter))
+        }
         parts.append("$orderby=" + PercentEncoding.encodeComponent("updatedAt,id"))
         switch generation {
         case .v2:
@@ -119,8 +136,9 @@ public struct CatalogPullPlan: Sendable {
             else {
                 // Rows moved under the link's `$skip`: ask again from the cursor.
                 restarts += 1
+                rereading = false
                 next = .query(CatalogPullPlan.query(after: cursor, pageSize: pageSize, generation: generation))
-                isFinished = pages >= maxPages
+                isFinished = pages >= maxPages && !mustAdvance
                 return Page(changes: [], cursor: cursor, isLast: isFinished)
             }
             rows = rows.dropFirst()
@@ -140,7 +158,10 @@ public struct CatalogPullPlan: Sendable {
                 advanced = true
             }
         }
-        if !pulled.isEmpty, !advanced { throw .noProgress }
+        if !pulled.isEmpty, !advanced, !rereading { throw .noProgress }
+        // 2.0.0 asks by the cursor from the second page on; 3.0.0 follows the re-read's links until it moves past.
+        if advanced || generation == .v2 { rereading = false }
+        if advanced { mustAdvance = false }
         cursor = last
         switch generation {
         case .v2:
@@ -163,7 +184,7 @@ public struct CatalogPullPlan: Sendable {
                 isFinished = true
             }
         }
-        if pages >= maxPages { isFinished = true }
+        if pages >= maxPages, !mustAdvance { isFinished = true }
         return Page(changes: pulled.map(\.change), cursor: cursor, isLast: isFinished)
     }
 

@@ -6,7 +6,7 @@ import FaroCore
 public struct CatalogRepository {
     let connection: SQLiteConnection
 
-    static let columns = "id, uuid, major, minor, cliente, titulo, url, updated_at"
+    static let columns = "id, uuid, major, minor, cliente, titulo, url, updated_at, version"
     /// The number `catalog_places` knows a source by (bind the source's text).
     static let sourceID = "(SELECT id FROM catalog_sync WHERE source = ?)"
 
@@ -82,10 +82,13 @@ public struct CatalogRepository {
             var applied = Applied()
             let sid = SQLiteValue.integer(try makeSourceID(source))
             let insert = try connection.prepare(
-                "INSERT OR IGNORE INTO catalog_places (source_id, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                "INSERT OR IGNORE INTO catalog_places (source_id, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            )
+            // A row read again at the version held (a whole second read again, a page asked for twice) is unchanged.
             let update = try connection.prepare(
                 "UPDATE catalog_places SET uuid = ?, major = ?, minor = ?, cliente = ?, titulo = ?, url = ?, "
-                    + "updated_at = ? WHERE source_id = ? AND id = ?")
+                    + "updated_at = ?, version = ? WHERE source_id = ? AND id = ? "
+                    + "AND (version = '' OR version <> ?8 OR updated_at <> ?7)")
             let delete = try connection.prepare("DELETE FROM catalog_places WHERE source_id = ? AND id = ?")
             for change in changes {
                 switch change {
@@ -98,7 +101,7 @@ public struct CatalogRepository {
                     } else {
                         try update.bind(values + [sid, .text(p.id)])
                         _ = try update.step()
-                        applied.updated += 1
+                        applied.updated += connection.changes
                     }
                 case .delete(let id):
                     try delete.bind([sid, .text(id)])
@@ -132,7 +135,7 @@ public struct CatalogRepository {
             for p in places where p.identity.major == major && p.identity.minor == minor {
                 try connection.query(
                     "INSERT OR REPLACE INTO catalog_places (source_id, \(Self.columns)) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [sid, .text(p.id)] + Self.values(p))
             }
         }
@@ -165,7 +168,7 @@ public struct CatalogRepository {
         [
             .text(p.uuid.map(CatalogUUIDText.format) ?? ""), .integer(Int64(p.identity.major)),
             .integer(Int64(p.identity.minor)),
-            .text(p.cliente), .text(p.titulo), .text(p.url), .text(p.updatedAt),
+            .text(p.cliente), .text(p.titulo), .text(p.url), .text(p.updatedAt), .text(p.version),
         ]
     }
 
@@ -177,6 +180,6 @@ public struct CatalogRepository {
         return CatalogPlace(
             identity: BeaconIdentity(uuid: uuid ?? CatalogPlace.unspecifiedUUID, major: major, minor: minor),
             cliente: r[4].text ?? "", titulo: r[5].text ?? "", url: r[6].text ?? "", id: id, anyUUID: uuid == nil,
-            updatedAt: r[7].text ?? "")
+            updatedAt: r[7].text ?? "", version: r[8].text ?? "")
     }
 }
