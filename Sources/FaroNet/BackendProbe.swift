@@ -18,9 +18,10 @@ public enum BackendProbe {
         case unusable(String)
     }
 
-    /// Checks `baseURL` (https, or http to this computer) and asks the catalog table for its count:
-    /// `$top=1&$inlinecount=allpages` with `ZUMO-API-VERSION: 2.0.0`, which every server kind answers; a 3.0.0
-    /// server's answer is asked again with `$count=true` (its own count option). `timeout` bounds each request.
+    /// Checks `baseURL` (https, or http to this computer) and asks the catalog table for one row and its count:
+    /// `$top=1&$inlinecount=allpages` with `ZUMO-API-VERSION: 2.0.0`, which a 2.0.0 server answers; a 3.0.0 server
+    /// that refuses `$inlinecount` or does not count for it is asked again with `$count=true` (two requests at
+    /// most). `timeout` bounds each request.
     public static func run(
         baseURL: String, appKey: String? = nil, catalogTable: String = "beacons",
         setting: BackendProtocolSetting = .auto, timeout: Double = 10
@@ -41,21 +42,28 @@ public enum BackendProbe {
         let client = TablesClient(connectingOnFirstRequest: configuration)
         defer { client.closeConnection() }
         let table = configuration.tables.catalog
-        let page: TablesClient.ListPage
+        let base = client.tableURL(table)
+        var page: TablesClient.ListPage
         do {
             page = try TablesClient.listPage(
-                client.getWithVersion(
-                    client.tableURL(table) + "?$top=1&$inlinecount=allpages", version: BackendProtocol.v2.version))
+                client.getWithVersion(base + "?$top=1&$inlinecount=allpages", version: BackendProtocol.v2.version))
         } catch {
-            return classify(error, table: table)
+            // An OData v4 server may refuse `$inlinecount`: ask in 3.0.0 before reporting the first answer.
+            guard case .http(400, _) = error, let counted = count3(client, base) else {
+                return classify(error, table: table)
+            }
+            page = counted
         }
+        if page.shape == .v3, page.count == nil, let counted = count3(client, base) { page = counted }
         if let mismatch = client.mismatch(page.shape) { return .unusable(mismatch.description) }
-        guard page.shape == .v3 else { return .connected(places: page.count, generation: .v2) }
-        // 3.0.0 counts with `$count=true`; a Toolkit server may not have counted for `$inlinecount`.
-        if page.count != nil { return .connected(places: page.count, generation: .v3) }
-        let counted = try? TablesClient.listPage(
-            client.getWithVersion(client.tableURL(table) + "?$top=1&$count=true", version: BackendProtocol.v3.version))
-        return .connected(places: counted?.count, generation: .v3)
+        return .connected(places: page.count, generation: page.shape)
+    }
+
+    /// `$top=1&$count=true` with the 3.0.0 header: the answer if it is a 3.0.0 listing.
+    private static func count3(_ client: TablesClient, _ base: String) -> TablesClient.ListPage? {
+        let page = try? TablesClient.listPage(
+            client.getWithVersion(base + "?$top=1&$count=true", version: BackendProtocol.v3.version))
+        return page?.shape == .v3 ? page : nil
     }
 
     private static func classify(_ error: TablesError, table: String) -> Result {
