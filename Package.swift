@@ -6,80 +6,10 @@
 // module: decoding, distance, ranging, regions and form rules can be read and tested without any system library.
 import PackageDescription
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One system-library target per C library: a module map in `Sources/<name>` and the apt package that provides it.
 func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
 }
-
-/// How the release `faro` is linked, for the window's launch time and memory (bench/window, bench/memory-steady):
-/// what is resident of the executable is its relocated data and mostly the code run at launch, spread over 10 MB of
-/// text in 64 KB fault-around windows.
-/// - `-use-ld=lld`: ld.lld, which comes with the Swift toolchain, instead of swiftc's default ld.gold, for the next
-///   two options, which gold does not have.
-/// - `-z pack-relative-relocs` (where glibc reads them, 2.36 and later): the executable's 40,000 relative
-///   relocations (Swift metadata, witness tables and the runtime's pointers) are stored as an 8 KB bitmap (DT_RELR)
-///   instead of a 944 KB table of 24-byte entries, which ld.so read, and so kept resident, at every start. The
-///   address-space randomisation of a position-independent executable stays.
-/// - `--symbol-ordering-file`: the functions the window runs from launch to its first rows, then those `--demo`
-///   runs (`bench/window/startup-order.txt`, made by `bench/window/startup-order.sh`), are laid out side by side,
-///   ahead of the rest (every function has its own section, see `releaseFunctionSections`). A stale list only costs
-///   memory: names that no longer exist are skipped (`--no-warn-symbol-ordering`), new functions go after the listed
-///   ones.
-/// - `-T scripts/unnamed-functions.ld` (added to lld's default layout, `INSERT BEFORE .text`): the functions LLVM
-///   emits without a symbol (closure context destroyers, some thunks), which no list can name, are gathered in
-///   one 13.8 KB section next to the listed ones; scattered among the unlisted code, each one run kept a 64 KB window
-///   resident (0.9 MB in all after 5 minutes of `--demo`).
-/// - `--no-export-dynamic`: the static Swift runtime's link arguments export every public symbol of the executable
-///   (5,000), which nothing loads by name; their tables were resident, and every library's symbol lookups
-///   searched them first.
-/// - `-L scripts/static-libstdc++`: the C++ runtime the static Swift runtime needs is linked statically, through
-///   the linker script there. The shared libstdc++ was 1.2 MB resident (its symbol tables, searched by every
-///   library's lookups, and scattered code) for the few functions Faro calls; nothing else in the process loads it.
-/// lld resolves an undefined symbol from any archive on the command line, wherever it stands (gold searches each
-/// archive only where it stands): a module that imported all of Foundation (as SwiftPM's `Bundle.module` accessors
-/// do) would pull its archive and ICU's 30 MB of data in. `scripts/check-deb.sh` and
-/// `bench/window/startup-order.sh` refuse such an executable.
-let startupOrder = Context.packageDirectory + "/bench/window/startup-order.txt"
-let staticLibstdcxx = Context.packageDirectory + "/scripts/static-libstdc++"
-let unnamedFunctions = Context.packageDirectory + "/scripts/unnamed-functions.ld"
-
-/// Whether the C library that release builds link against reads DT_RELR (glibc 2.36 and later). An executable
-/// with packed relocations needs it at run time; the .deb's libc6 dependency follows from the link. Declared ahead
-/// of `faroReleaseLinking`: a manifest's globals are set in the order they are written.
-let glibcReadsPackedRelocations: Bool = {
-    #if canImport(Glibc)
-        var text = [UInt8](repeating: 0, count: 64)  // "glibc 2.36"
-        let length = text.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { confstr(Int32(_CS_GNU_LIBC_VERSION), $0.baseAddress, $0.count) }
-        }
-        guard length > 1 else { return false }
-        let version = String(decoding: text.prefix(length - 1), as: UTF8.self).split(separator: " ").last ?? ""
-        let numbers = version.split(separator: ".").compactMap { Int($0) }
-        return numbers.count >= 2 && (numbers[0], numbers[1]) >= (2, 36)
-    #else
-        return false
-    #endif
-}()
-
-let faroReleaseLinking: [LinkerSetting] = [
-    .unsafeFlags(
-        [
-            "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "--symbol-ordering-file=" + startupOrder,
-            "-Xlinker", "--no-warn-symbol-ordering", "-L" + staticLibstdcxx, "-Xlinker", "-T", "-Xlinker",
-            unnamedFunctions,
-        ] + (glibcReadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []),
-        .when(configuration: .release))
-]
-
-/// Release builds give every Swift and C function a section of its own (as the static Swift runtime's are), so
-/// that the linker can drop the unused ones and order the rest (`faroReleaseLinking`).
-let releaseFunctionSections: [SwiftSetting] = [
-    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))
-]
 
 let package = Package(
     name: "Faro",
@@ -107,7 +37,9 @@ let package = Package(
             name: "CompileResources", capability: .buildTool(), dependencies: ["embed-resource"],
             path: "Plugins/CompileResources"),
         .executableTarget(name: "embed-resource", path: "Sources/embed-resource"),
-        .target(name: "FaroResources", path: "Sources/FaroResources", plugins: ["CompileResources"]),
+        .target(
+            name: "FaroResources", dependencies: ["FaroCore"], path: "Sources/FaroResources",
+            plugins: ["CompileResources"]),
         .target(
             name: "CShim",
             dependencies: ["CGio", "CSQLite", "CCurl"],
@@ -115,8 +47,7 @@ let package = Package(
             cSettings: [
                 // libxml2's headers only, for CShim/xml_loader.c: the library is opened on first use, not linked (a
                 // `systemLibrary` target's pkg-config would link it). libxml2's own pkg-config file names this folder.
-                .unsafeFlags(["-I/usr/include/libxml2"]),
-                .unsafeFlags(["-ffunction-sections"], .when(configuration: .release)),
+                .unsafeFlags(["-I/usr/include/libxml2"])
             ]
         ),
         .target(
@@ -163,8 +94,7 @@ let package = Package(
                 "FaroInstall",
                 "FaroCommandLine", "FaroSettings",
             ],
-            path: "Sources/faro",
-            linkerSettings: faroReleaseLinking
+            path: "Sources/faro"
         ),
         .target(
             name: "FaroApp", dependencies: ["FaroCore"], path: "Sources/FaroApp",
@@ -179,33 +109,44 @@ let package = Package(
                 "CShim",
             ],
             path: "Sources/FaroUI"),
-        .target(name: "FaroTestSupport", dependencies: ["CShim"], path: "Tests/FaroTestSupport"),
+        // MARK: Tests: one target per module, named after it; end-to-end suites of the window in their own target.
+        .target(
+            name: "FaroTestSupport", dependencies: ["CShim", "FaroCore", "FaroWeb"], path: "Tests/FaroTestSupport"),
+        .testTarget(name: "CShimTests", dependencies: ["CShim", "CGio"], path: "Tests/CShimTests"),
         .testTarget(name: "FaroCoreTests", dependencies: ["FaroCore"], path: "Tests/FaroCoreTests"),
+        .testTarget(
+            name: "FaroStoreTests", dependencies: ["FaroStore", "FaroCore", "FaroTestSupport"],
+            path: "Tests/FaroStoreTests"
+        ),
         .testTarget(
             name: "FaroNetTests",
             dependencies: ["FaroNet", "FaroCurl", "FaroStore", "FaroCore", "FaroApp", "FaroTestSupport", "CGio"],
             path: "Tests/FaroNetTests"
         ),
         .testTarget(
-            name: "FaroStoreTests", dependencies: ["FaroStore", "FaroCore", "FaroTestSupport"],
-            path: "Tests/FaroStoreTests"
+            name: "FaroWebTests",
+            dependencies: ["FaroWeb", "FaroCurl", "FaroNet", "FaroCore", "FaroTestSupport", "CGtk"],
+            path: "Tests/FaroWebTests"
         ),
         .testTarget(name: "FaroAppTests", dependencies: ["FaroApp", "FaroCore"], path: "Tests/FaroAppTests"),
         .testTarget(
-            name: "FaroUITests", dependencies: ["FaroTestSupport", "faro", "FaroApp", "FaroCore", "FaroStore"],
-            path: "Tests/FaroUITests"
-        ),
-        .testTarget(name: "CShimTests", dependencies: ["CShim", "CGio"], path: "Tests/CShimTests"),
-        .testTarget(
             name: "FaroGLibTests", dependencies: ["FaroGLib", "FaroTestSupport", "CGio"], path: "Tests/FaroGLibTests"),
+        .testTarget(
+            name: "FaroBluetoothTests",
+            dependencies: ["FaroBluetooth", "FaroCore", "FaroGLib", "FaroTestSupport", "CGio"],
+            path: "Tests/FaroBluetoothTests", exclude: ["Templates"]
+        ),
         .testTarget(
             name: "FaroSettingsTests",
             dependencies: ["FaroSettings", "FaroApp", "FaroStore", "FaroTestSupport", "CSecret", "faro"],
             path: "Tests/FaroSettingsTests"
         ),
         .testTarget(
-            name: "FaroPackagingTests", dependencies: ["FaroCommandLine", "FaroInstall", "FaroTestSupport"],
-            path: "Tests/FaroPackagingTests"
+            name: "FaroUITests",
+            dependencies: [
+                "FaroUI", "FaroWeb", "FaroApp", "FaroCore", "FaroStore", "FaroGLib", "CGtk", "FaroTestSupport", "faro",
+            ],
+            path: "Tests/FaroUITests"
         ),
         .testTarget(
             name: "FaroCommandLineTests",
@@ -213,24 +154,27 @@ let package = Package(
             path: "Tests/FaroCommandLineTests"
         ),
         .testTarget(
-            name: "FaroWebTests",
+            name: "FaroPackagingTests", dependencies: ["FaroCommandLine", "FaroInstall", "FaroTestSupport"],
+            path: "Tests/FaroPackagingTests"
+        ),
+        // The `faro` executable: its commands and adapters, run as a user runs them.
+        .testTarget(
+            name: "faroTests",
             dependencies: [
-                "FaroWeb", "FaroCurl", "FaroNet", "FaroCore", "FaroStore", "FaroUI", "CGtk", "FaroTestSupport", "faro",
-                "faro-backend",
+                "faro", "faro-backend", "FaroWeb", "FaroNet", "FaroStore", "FaroApp", "FaroCore", "FaroTestSupport",
             ],
-            path: "Tests/FaroWebTests"
+            path: "Tests/faroTests"
         ),
         .testTarget(
-            name: "FaroCLITests", dependencies: ["FaroCore", "FaroTestSupport", "faro"], path: "Tests/FaroCLITests"),
+            name: "faro-backendTests", dependencies: ["faro-backend", "FaroNet", "FaroCore", "FaroTestSupport"],
+            path: "Tests/faro-backendTests"
+        ),
+        // End to end: the real window under Xvfb on a private bus, driven through AT-SPI (Tests/UI).
         .testTarget(
-            name: "FaroBluetoothTests",
-            dependencies: ["FaroBluetooth", "FaroCore", "FaroGLib", "FaroTestSupport", "CGio", "faro"],
-            path: "Tests/FaroBluetoothTests", exclude: ["Templates"]
+            name: "WindowEndToEndTests", dependencies: ["FaroTestSupport", "faro", "faro-backend"],
+            path: "Tests/WindowEndToEndTests"
         ),
     ],
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type == .regular || target.type == .executable {
-    target.swiftSettings = (target.swiftSettings ?? []) + releaseFunctionSections
-}

@@ -1,5 +1,5 @@
 // The two variadic libcurl calls, one argument type each, forwarded to libcurl once it is loaded
-// (curl_loader.c). Private to CShim: Swift uses the typed faro_curl_* wrappers of CShim.h.
+// (curl_loader.c). Private to CShim: Swift uses the typed faro_curl_* wrappers of faro_curl.h.
 #ifndef FARO_CURL_FORWARD_H
 #define FARO_CURL_FORWARD_H
 

@@ -1,20 +1,17 @@
 // libcurl, loaded on first use instead of at launch.
 //
 // libcurl brings its TLS, SSH, LDAP and Kerberos libraries with it: linked normally, the window would map and
-// relocate about twenty libraries (some 6 MB resident, ~14 ms) before its first frame, for transfers that start
-// later, if at all. Faro therefore does not link libcurl: each curl function it calls is defined here with the
-// header's own prototype and forwards to the real one, found with dlsym in libcurl.so.4, which the first handle's
-// lease opens (see faro_curl_acquire below). The definitions are hidden, so only Faro's code binds to them, never
-// libcurl itself. When the library cannot be opened, no lease is given and curl_easy_strerror names the reason.
+// relocate about twenty libraries before its first frame, for transfers that start later, if at all. Faro therefore
+// does not link libcurl: each curl function it calls is defined here with the header's own prototype and forwards
+// to the real one, found with dlsym in libcurl.so.4, which the first handle opens (faro_curl_load below) and which
+// then stays open. The definitions are hidden, so only Faro's code binds to them, never libcurl itself. When the
+// library cannot be opened, faro_curl_load says no and curl_easy_strerror names the reason.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
-#include <errno.h>
-#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #pragma GCC visibility push(hidden)
 #include <curl/curl.h>
@@ -23,36 +20,10 @@
 #include "faro_curl.h"
 #include "curl_forward.h"
 
-// RTLD_DEEPBIND: libcurl and the twenty-odd libraries it brings resolve their symbols among themselves first. In
-// a process that already holds GTK's ~85 libraries, every one of their relocations would otherwise be looked up
-// through all of those before reaching its own dependencies: that halves the load (about 10 ms to 5 ms here).
-// They are plain C libraries that interpose nothing. Sanitizer runtimes refuse deep binding, so a sanitized
-// build (the fuzzers) loads libcurl the ordinary way.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define FARO_CURL_DEEPBIND 0
-#endif
-#endif
-#ifndef FARO_CURL_DEEPBIND
-#define FARO_CURL_DEEPBIND RTLD_DEEPBIND
-#endif
-
-// Opened while in use, closed when idle. Every easy and multi handle holds a lease (faro_curl_acquire when made,
-// faro_curl_release when cleaned up): the first lease opens libcurl and runs curl_global_init; once the last one is
-// gone and none is taken for `idle_seconds` (60 s unless faro_curl_set_idle_unload says otherwise), a reaper thread
-// runs curl_global_cleanup and closes the library. A tray app that pulls its catalog every 15 minutes thus does
-// not keep libcurl's libraries resident in between (about 3.7 MB; OpenSSL's libcrypto and libssl stay, they are
-// linked -z nodelete). The function table is written only under `state_lock` while no lease exists, and read by
-// the forwarders below only by callers that hold a lease, so it cannot change under them.
+// Written once, under `state_lock`, by the first faro_curl_load that succeeds; read by the forwarders below only
+// after a faro_curl_load returned true, so it never changes under them.
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t state_changed;
-static pthread_once_t condition_once = PTHREAD_ONCE_INIT;
 static void *library;
-static long leases;
-static unsigned long lease_events;  // counts every acquire and release: the reaper's "nothing happened since"
-static bool reaper_running;
-static double idle_seconds = 60;
-static unsigned long loads;  // how many times libcurl was opened and started
 static char load_error[512];
 
 static struct {
@@ -75,17 +46,9 @@ static struct {
     __typeof__(&curl_multi_info_read) curl_multi_info_read;
 } table;
 
-static void make_condition(void) {
-    pthread_condattr_t attributes;
-    pthread_condattr_init(&attributes);
-    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
-    pthread_cond_init(&state_changed, &attributes);
-    pthread_condattr_destroy(&attributes);
-}
-
 // Under state_lock. Opens libcurl, finds every function and starts it; on failure nothing stays open.
 static bool load_locked(void) {
-    void *opened = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL | FARO_CURL_DEEPBIND);
+    void *opened = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
     if (opened == NULL) {
         snprintf(load_error, sizeof load_error, "libcurl could not be loaded: %s", dlerror());
         return false;
@@ -120,7 +83,6 @@ static bool load_locked(void) {
         goto missing;
     }
     library = opened;
-    loads += 1;
     load_error[0] = 0;
     return true;
 missing:
@@ -129,99 +91,11 @@ missing:
     return false;
 }
 
-// Under state_lock, with no lease left. What the transfers and the libraries' start allocated is free now, but
-// spread through the heaps of the threads that used it (the catalog's, the outbox's, the reaper's); malloc gives
-// back to the system only what lies at the top of a heap. malloc_trim returns every whole free page of every
-// arena: 0.6–0.9 MB for a tray app that then idles until its next pull (bench/memory-steady).
-static void unload_locked(void) {
-    table.curl_global_cleanup();
-    memset(&table, 0, sizeof table);
-    dlclose(library);
-    library = NULL;
-    malloc_trim(0);
-}
-
-static struct timespec deadline_after(double seconds) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    double whole = (double)(time_t)seconds;
-    now.tv_sec += (time_t)seconds;
-    now.tv_nsec += (long)((seconds - whole) * 1e9);
-    if (now.tv_nsec >= 1000000000L) {
-        now.tv_sec += 1;
-        now.tv_nsec -= 1000000000L;
-    }
-    return now;
-}
-
-// Runs while libcurl is open: waits for a spell of `idle_seconds` with no lease and no lease taken, then closes it.
-static void *reap(void *unused) {
-    (void)unused;
-    pthread_mutex_lock(&state_lock);
-    while (library != NULL) {
-        if (leases > 0 || idle_seconds < 0) {
-            pthread_cond_wait(&state_changed, &state_lock);
-            continue;
-        }
-        unsigned long seen = lease_events;
-        struct timespec deadline = deadline_after(idle_seconds);
-        int waited = 0;
-        while (waited != ETIMEDOUT && library != NULL && lease_events == seen && idle_seconds >= 0) {
-            waited = pthread_cond_timedwait(&state_changed, &state_lock, &deadline);
-        }
-        if (waited == ETIMEDOUT && library != NULL && lease_events == seen && leases == 0) unload_locked();
-    }
-    reaper_running = false;
-    pthread_mutex_unlock(&state_lock);
-    return NULL;
-}
-
-// Under state_lock: something changed that the reaper waits on; it is started if libcurl is open without one.
-static void notify_locked(void) {
-    lease_events += 1;
-    pthread_cond_broadcast(&state_changed);
-    if (library == NULL || reaper_running) return;
-    pthread_attr_t attributes;
-    pthread_t thread;
-    pthread_attr_init(&attributes);
-    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-    reaper_running = pthread_create(&thread, &attributes, reap, NULL) == 0;
-    pthread_attr_destroy(&attributes);
-}
-
-bool faro_curl_acquire(void) {
-    pthread_once(&condition_once, make_condition);
+bool faro_curl_load(void) {
     pthread_mutex_lock(&state_lock);
     bool open = library != NULL || load_locked();
-    if (open) {
-        leases += 1;
-        notify_locked();
-    }
     pthread_mutex_unlock(&state_lock);
     return open;
-}
-
-void faro_curl_release(void) {
-    pthread_once(&condition_once, make_condition);
-    pthread_mutex_lock(&state_lock);
-    if (leases > 0) leases -= 1;
-    notify_locked();
-    pthread_mutex_unlock(&state_lock);
-}
-
-void faro_curl_set_idle_unload(double seconds) {
-    pthread_once(&condition_once, make_condition);
-    pthread_mutex_lock(&state_lock);
-    idle_seconds = seconds;
-    notify_locked();
-    pthread_mutex_unlock(&state_lock);
-}
-
-unsigned long faro_curl_load_count(void) {
-    pthread_mutex_lock(&state_lock);
-    unsigned long count = loads;
-    pthread_mutex_unlock(&state_lock);
-    return count;
 }
 
 bool faro_curl_is_loaded(void) {
@@ -241,7 +115,7 @@ CURLcode curl_easy_perform(CURL *handle) {
     return table.curl_easy_perform ? table.curl_easy_perform(handle) : CURLE_FAILED_INIT;
 }
 
-// Copied, under the lock, into a buffer of the calling thread: libcurl's own strings go away with the library.
+// Copied, under the lock, into a buffer of the calling thread, so that a failure to load is reported the same way.
 const char *curl_easy_strerror(CURLcode code) {
     static __thread char text[512];
     pthread_mutex_lock(&state_lock);
@@ -288,7 +162,7 @@ CURLMsg *curl_multi_info_read(CURLM *multi, int *queued) {
     return table.curl_multi_info_read ? table.curl_multi_info_read(multi, queued) : NULL;
 }
 
-// The variadic pair, reached only through CShim's typed wrappers (shim.c): one argument of a known type each.
+// The variadic pair, reached only through CShim's typed wrappers (curl_shim.c): one argument of a known type each.
 CURLcode faro_curl_setopt_forward_long(CURL *handle, CURLoption option, long value) {
     return table.curl_easy_setopt ? table.curl_easy_setopt(handle, option, value) : CURLE_FAILED_INIT;
 }

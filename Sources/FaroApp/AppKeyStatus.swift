@@ -12,7 +12,11 @@ public enum AppKeyProblem: Equatable, Sendable {
 /// reload) sets it on the main thread; the window reads it when it draws its status.
 @MainActor
 public final class AppKeyStatus {
-    public var problem: AppKeyProblem?
+    public var problem: AppKeyProblem? {
+        didSet { if problem != oldValue { onChange?() } }
+    }
+    /// Called when `problem` changes (the window redraws its line).
+    public var onChange: (() -> Void)?
 
     public init(problem: AppKeyProblem? = nil) { self.problem = problem }
 }

@@ -27,6 +27,6 @@ public struct FormMessages: Equatable, Sendable {
     public subscript(field: FormField) -> String? { byField[field] }
 }
 
-/// The disclaimer under the contact fields (PRODUCT.md §8); its Spanish translation is the customer's text verbatim.
+/// The disclaimer under the contact fields (docs/forms.md); its Spanish translation is the customer's text verbatim.
 public let contactDisclaimerMsgid =
     "*Your details are stored on your device and shared with the authors of the sites you choose, so that they can get in touch with you."

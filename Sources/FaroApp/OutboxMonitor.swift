@@ -24,6 +24,8 @@ public struct OutboxState: Equatable, Sendable {
 public protocol OutboxMonitor: AnyObject {
     /// Nil before the first delivery pass (or with no backend configured).
     var state: OutboxState? { get }
+    /// Called on the main thread after each delivery pass, so the window redraws its line when it is told to.
+    var onStateChange: (@MainActor () -> Void)? { get set }
     /// Every pending row due now, refused rows queued again too ("Reintentar ahora").
     func retryNow()
     /// The rows for the panel (nil: the outbox cannot be read).

@@ -39,9 +39,8 @@ public final class CurlHandle {
 
     /// Makes a handle with every protection in place, or says which one libcurl refused.
     public init(_ settings: CurlSettings) throws(CurlError) {
-        guard CurlRuntime.acquire() else { throw .unavailable(CurlRuntime.failureReason) }
+        guard CurlRuntime.initialize() else { throw .unavailable(CurlRuntime.failureReason) }
         guard let handle = curl_easy_init() else {
-            CurlRuntime.release()
             throw .unavailable("curl_easy_init failed")
         }
         raw = handle
@@ -56,7 +55,6 @@ public final class CurlHandle {
         curl_easy_cleanup(raw)
         if let headerList { curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
-        CurlRuntime.release()
     }
 
     /// The options Faro never fetches without.

@@ -7,9 +7,8 @@ public final class CurlMulti {
     private var running: [UnsafeMutableRawPointer: CurlHandle] = [:]
 
     public init() throws(CurlError) {
-        guard CurlRuntime.acquire() else { throw .unavailable(CurlRuntime.failureReason) }
+        guard CurlRuntime.initialize() else { throw .unavailable(CurlRuntime.failureReason) }
         guard let multi = curl_multi_init() else {
-            CurlRuntime.release()
             throw .unavailable("curl_multi_init failed")
         }
         raw = multi
@@ -18,7 +17,6 @@ public final class CurlMulti {
     deinit {
         for easy in running.keys { curl_multi_remove_handle(raw, easy) }
         curl_multi_cleanup(raw)
-        CurlRuntime.release()
     }
 
     /// The transfers added and not yet finished or removed.

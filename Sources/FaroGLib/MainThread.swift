@@ -2,7 +2,7 @@ internal import CGio
 
 /// The GTK main thread (the global default GLib context) seen from Swift: hop onto it from any thread, and
 /// timers whose handlers are main-actor code. GTK owns the main thread, so Swift's main queue never runs there;
-/// this is the dependable way back (HARNESS.md).
+/// this is the dependable way back.
 public enum MainThread {
     /// Runs `body` once on the main loop, from any thread. Never `g_main_context_invoke`: before the loop owns its
     /// context that runs the callback on the calling thread.

@@ -1,8 +1,9 @@
 import FaroCore
 import FoundationEssentials
 
-/// Where and how Faro talks to its backend: base URL, optional app key header, table names, protocol generation,
-/// timeouts. HTTPS is required except for loopback addresses; TLS certificates are always verified.
+/// Where and how Faro talks to its backend (docs/backend.md): base URL, optional app key header, table names,
+/// protocol generation (docs/backend-protocols.md), timeouts. HTTPS is required except for loopback addresses; TLS
+/// certificates are always verified.
 public struct BackendConfiguration: Sendable, Equatable {
     /// The table names on the backend; the defaults are the contract's.
     public struct TableNames: Sendable, Equatable {

@@ -41,9 +41,10 @@ public enum CatalogSyncError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// The catalog's offline sync against one backend (docs/backend-protocols.md): incremental pulls of table `beacons`
-/// into the local catalog, page by page with the delta token stored with each page, in either protocol generation,
-/// and the lookup by major/minor where listing is refused. Blocking, with its own database connection and libcurl handle: one per thread.
+/// The catalog's offline sync against one backend (docs/backend.md, docs/backend-protocols.md): incremental pulls of
+/// table `beacons` into the local catalog, page by page with the delta token stored with each page, in either
+/// protocol generation, and the lookup by major/minor where listing is refused. Blocking, with its own database
+/// connection and libcurl handle: one per thread.
 public final class CatalogSync: CatalogSyncing {
     public let database: FaroDatabase
     public let client: TablesClient

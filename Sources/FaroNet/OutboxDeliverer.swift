@@ -2,7 +2,7 @@ import FaroCore
 import FaroStore
 import FoundationEssentials
 
-/// The outbox's background delivery (PRODUCT.md §11) to one backend: a thread of its own (never the UI thread,
+/// The outbox's background delivery (docs/outbox.md) to one backend: a thread of its own (never the UI thread,
 /// never the Swift concurrency pool) with its own database connection and libcurl handle, which delivers due rows,
 /// sleeps until the next one is due (on the injected clock), and wakes early for `wake()` (a new row), `retryNow()`
 /// or a new configuration. While the backend cannot be reached it backs off as a whole; while it refuses the app
@@ -32,7 +32,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
     private let schedule: BackoffSchedule
     private let policy: OutboxRetryPolicy
     private let clock: any OutboxClock
-    private let onStatus: @Sendable (Status) -> Void
+    private var onStatus: @Sendable (Status) -> Void
     /// Longest sleep while idle, so rows committed by another process (`faro register`) are picked up.
     private let idleRecheck: Double
 
@@ -126,7 +126,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
         var pass: OutboxDeliveryPass?
         var storeFailures = 0
         var unreachableRun = 0
-        var random = SystemUnitRandom()
+        var random = SystemRandomNumberGenerator()
         var passes = 0
         while !isStopping {
             var sleepUntil = clock.now() + idleRecheck
@@ -207,11 +207,17 @@ public final class OutboxDeliverer: @unchecked Sendable {
     }
 
     private func publish(_ status: Status) {
-        condition.withLock {
+        let observer = condition.withLock {
             latest = status
             condition.broadcast()
+            return onStatus
         }
-        onStatus(status)
+        observer(status)
+    }
+
+    /// Who hears each pass's status from now on (on the delivery thread), instead of the one given at `init`.
+    public func observe(_ handler: @escaping @Sendable (Status) -> Void) {
+        condition.withLock { onStatus = handler }
     }
 
     /// The injected clock jumped: the sleeping thread looks at the time again.

@@ -13,7 +13,7 @@ public final class OutboxDeliveryPass {
     let schedule: BackoffSchedule
     let policy: OutboxRetryPolicy
     let clock: any OutboxClock
-    var random = SystemUnitRandom()
+    var random = SystemRandomNumberGenerator()
     /// Rows read per query.
     let batch = 200
     /// Results written per commit, at most.

@@ -2,10 +2,11 @@ import FaroCore
 import FaroStore
 import FoundationEssentials
 
-/// A client of the tables protocol over libcurl, in both generations (docs/backend-protocols.md): Azure Mobile Apps
-/// 2.0.0 and Datasync 3.0.0. Catalog pages and lookups, and inserts. Each request carries `ZUMO-API-VERSION` (2.0.0
-/// until the generation is known) and `Accept: application/json`. Blocking: use it on a worker thread (never the UI
-/// thread); one client per thread; its connection is reused between requests until `closeConnection()`.
+/// A client of the tables protocol over libcurl, in both generations (docs/backend.md, docs/backend-protocols.md):
+/// Azure Mobile Apps 2.0.0 and Datasync 3.0.0. Catalog pages and lookups, and inserts. Each request carries
+/// `ZUMO-API-VERSION` (2.0.0 until the generation is known) and `Accept: application/json`. Blocking: use it on a
+/// worker thread (never the UI thread); one client per thread; its connection is reused between requests until
+/// `closeConnection()`.
 public final class TablesClient {
     public let configuration: BackendConfiguration
     private var easy: CurlEasy?

@@ -2,7 +2,7 @@ import FaroCommandLine
 import FaroInstall
 import Foundation
 
-/// The command line of `faro-backend` (PRODUCT.md §13) plus its fault-injection flags, read with the same parser
+/// The command line of `faro-backend` (docs/cli.md) plus its fault-injection flags, read with the same parser
 /// as `faro` (`FaroCommandLine`); `help` is what `--help`, faro-backend(1) and the bash completion say.
 struct BackendOptions {
     static let command = CommandHelp(

@@ -9,11 +9,11 @@ struct FaultInjector {
     var failStatuses: [Int]
     var latency: ClosedRange<Double>
     var dropRate: Double
-    var random: SeededUnitRandom
+    var random: SplitMix64
 
     mutating func failure() -> Int? {
         guard failRate > 0, random.nextUnit() < failRate, !failStatuses.isEmpty else { return nil }
-        return failStatuses[Int(random.nextUInt64() % UInt64(failStatuses.count))]
+        return failStatuses[Int(random.next() % UInt64(failStatuses.count))]
     }
 
     mutating func delayMilliseconds() -> Double {

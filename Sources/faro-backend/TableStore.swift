@@ -53,7 +53,7 @@ final class TableStore {
     /// How `updatedAt` is written in answers (stored values are always `….123Z`).
     var timestamps = TimestampStyle.milliseconds
     private let db: SQLiteConnection
-    private var random = SystemUnitRandom()
+    private var random = SystemRandomNumberGenerator()
     /// table → (column → kind), in creation order.
     private var schema: [String: [(name: String, kind: String)]] = [:]
 
@@ -264,7 +264,7 @@ final class TableStore {
     func newVersion() -> String {
         var bytes: [UInt8] = []
         for _ in 0..<(generation == 3 ? 2 : 1) {
-            var n = random.nextUInt64()
+            var n = random.next()
             for _ in 0..<8 {
                 bytes.append(UInt8(truncatingIfNeeded: n))
                 n >>= 8

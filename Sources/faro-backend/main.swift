@@ -61,10 +61,10 @@ if demo == nil {
         Data(
             "faro-backend: no data folder found (pass --data DIR): serving tables without the demo catalog\n".utf8))
 }
-var seed = SystemUnitRandom()
+var seed = SystemRandomNumberGenerator()
 let faults = FaultInjector(
     failRate: options.failRate, failStatuses: options.failStatuses, latency: options.latency,
-    dropRate: options.dropRate, random: SeededUnitRandom(seed: options.seed ?? seed.nextUInt64()))
+    dropRate: options.dropRate, random: SplitMix64(seed: options.seed ?? seed.next()))
 let routes = Routes(tables: tables, demo: demo, appKey: options.appKey, debug: options.debug, clock: { clock.now() })
 routes.absoluteNextLinks = options.absoluteNextLinks
 if let path = options.requestLog {

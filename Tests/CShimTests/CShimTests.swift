@@ -27,9 +27,8 @@ struct CShimTests {
     }
 
     @Test func curlTypedSetoptAndGetinfo() throws {
-        // libcurl is open only while a lease is held (curl_loader.c): given back after the handle is cleaned up.
-        try #require(faro_curl_acquire())
-        defer { faro_curl_release() }
+        // libcurl is opened on first use (curl_loader.c).
+        try #require(faro_curl_load())
         let handle = try #require(curl_easy_init())
         defer { curl_easy_cleanup(handle) }
         #expect(faro_curl_easy_setopt_string(handle, CURLOPT_URL, "http://127.0.0.1:9/") == CURLE_OK)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FaroCore
 
-/// The device id's rules (PRODUCT.md §2, §14) in the pure core: it is added only where it cannot travel in clear
+/// The device id's rules (docs/content-view.md, docs/privacy.md) in the pure core: it is added only where it cannot travel in clear
 /// text, and it is taken out of every URL and document that is shown, saved or exported.
 @Suite("Device id privacy rules")
 struct DeviceIDPrivacyTests {

@@ -2,11 +2,10 @@ import Testing
 
 @testable import FaroCore
 
-/// A random source that always answers the same unit value, to pin the jitter.
-struct FixedUnit: UnitRandomSource {
+/// A generator whose `nextUnit()` always answers the same value in [0, 1), to pin the jitter.
+struct FixedUnit: RandomNumberGenerator {
     var value: Double
-    mutating func nextUInt64() -> UInt64 { 0 }
-    mutating func nextUnit() -> Double { value }
+    mutating func next() -> UInt64 { UInt64(value * Double(UInt64(1) << 53)) << 11 }
 }
 
 @Suite struct OutboxBackoffTests {
@@ -27,8 +26,8 @@ struct FixedUnit: UnitRandomSource {
 
     @Test func seededJitterIsReproducibleAndSpread() {
         let s = BackoffSchedule.background
-        var a = SeededUnitRandom(seed: 7)
-        var b = SeededUnitRandom(seed: 7)
+        var a = SplitMix64(seed: 7)
+        var b = SplitMix64(seed: 7)
         let first = (0..<50).map { _ in s.delay(forAttempt: 4, random: &a) }
         let second = (0..<50).map { _ in s.delay(forAttempt: 4, random: &b) }
         #expect(first == second)
@@ -37,7 +36,7 @@ struct FixedUnit: UnitRandomSource {
     }
 
     @Test func interactiveScheduleStaysShort() {
-        var r = SeededUnitRandom(seed: 1)
+        var r = SplitMix64(seed: 1)
         #expect(BackoffSchedule.interactive.delay(forAttempt: 50, random: &r) <= 5)
         #expect(BackoffSchedule.interactive.delay(forAttempt: 1, random: &r) >= 0.05)
     }

@@ -12,7 +12,7 @@ import Testing
             }
             #expect(message.contains("app key") && message.contains(String(status)))
         }
-        var r = SeededUnitRandom(seed: 1)
+        var r = SplitMix64(seed: 1)
         let kept = OutboxTransition.after(
             .keyRefused(message: "the backend refused the app key (HTTP 401)"),
             progress: OutboxRowProgress(attempts: 4, serverErrors: 2, queuedAt: 0), reachedServer: true, now: 50,
@@ -30,7 +30,7 @@ import Testing
 
     @Test func serverErrorsAreBoundedAndTheRowKeepsTheServersReason() {
         let policy = OutboxRetryPolicy(maxServerErrors: 3, maxAge: 1000)
-        var r = SeededUnitRandom(seed: 2)
+        var r = SplitMix64(seed: 2)
         var progress = OutboxRowProgress(attempts: 0, serverErrors: 0, queuedAt: 0)
         var states: [OutboxRowState] = []
         var last: OutboxTransition?
@@ -48,7 +48,7 @@ import Testing
 
     @Test func noNetworkNeverCountsButAgeDoes() {
         let policy = OutboxRetryPolicy(maxServerErrors: 2, maxAge: 86_400)
-        var r = SeededUnitRandom(seed: 3)
+        var r = SplitMix64(seed: 3)
         let offline = OutboxTransition.after(
             .retry(reason: "Couldn't connect to server"),
             progress: OutboxRowProgress(attempts: 50, serverErrors: 1, queuedAt: 0), reachedServer: false,

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct OutboxRowTests {
     @Test func idsAreVersion4LowercaseAndUnique() {
-        var random = SeededUnitRandom(seed: 42)
+        var random = SplitMix64(seed: 42)
         var seen = Set<String>()
         for _ in 0..<1000 {
             let id = OutboxRowID.make(using: &random)

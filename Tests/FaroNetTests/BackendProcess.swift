@@ -4,37 +4,8 @@ import FaroTestSupport
 import Foundation
 import Testing
 
-/// A real `faro-backend` on a free loopback port for one test, stopped when the value goes away.
-final class BackendProcess: @unchecked Sendable {
-    let child: ChildProcess
-    let url: String
-    let port: Int
-
-    /// Why the backend did not come up.
-    struct StartFailure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    init(_ arguments: [String] = []) throws {
-        let executable = Paths.executable("faro-backend")
-        // A free port unless the test names one (the parser takes each option once).
-        let port = arguments.contains("--port") ? [] : ["--port", "0"]
-        child = try ChildProcess(executable, port + ["--data", Paths.data] + arguments)
-        guard let line = child.waitForLine(timeout: 15, { $0.hasPrefix("listening on http://127.0.0.1:") }),
-            let last = line.split(separator: ":").last, let port = Int(last)
-        else {
-            throw StartFailure(description: "faro-backend did not start: \(child.stderr)")
-        }
-        self.port = port
-        url = "http://127.0.0.1:\(port)"
-    }
-
+extension BackendProcess {
     func configuration() throws -> BackendConfiguration { try BackendConfiguration(baseURL: url) }
-
-    deinit {
-        child.signal(SIGKILL)
-        _ = child.wait(timeout: 5)
-    }
 }
 
 /// A tiny HTTP server on loopback that answers every request with one canned response (for bad-input tests that

@@ -27,7 +27,7 @@ final class ServiceLog: @unchecked Sendable {
     }
 }
 
-/// The display-free catalog service with the real sync against faro-backend: the offline start of issue 11 at
+/// The display-free catalog service with the real sync against faro-backend: the offline start at
 /// the service level (the window's version is a UI test), on an injected clock, waiting on the service's own
 /// "settled" event rather than on time.
 @Suite(.serialized) struct CatalogServiceIntegrationTests {

@@ -45,9 +45,9 @@ final class IDLog: @unchecked Sendable {
     @Test(.timeLimit(.minutes(3)), arguments: [2, 3]) func nothingIsLostOrDuplicatedUnderFaultsAndKills(
         _ generation: Int
     ) throws {
-        var seedSource = SystemUnitRandom()
-        let seed = seedSource.nextUInt64() % 1_000_000
-        var dice = SeededUnitRandom(seed: seed)
+        var seedSource = SystemRandomNumberGenerator()
+        let seed = seedSource.next() % 1_000_000
+        var dice = SplitMix64(seed: seed)
         let backend = try BackendProcess(
             generation: generation,
             [

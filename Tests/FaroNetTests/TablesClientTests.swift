@@ -50,7 +50,7 @@ func rawCurl(_ arguments: [String]) throws -> (status: Int, body: String) {
     @Test func insertReturnsTheRowWithSystemColumnsAndDuplicateIs409() throws {
         let backend = try BackendProcess()
         let client = try TablesClient(configuration: try backend.configuration())
-        var random = SystemUnitRandom()
+        var random = SystemRandomNumberGenerator()
         let id = OutboxRowID.make(using: &random)
         let registration = try BusinessRegistration.validate(nombre: "Ana", email: "ana@e.mx", telefono: "5512345678")
             .get()

@@ -229,11 +229,7 @@ struct AppKeyStoreTests {
         let fixture = try SchemaFixture()
         var environment = keyring.environment
         for key in ["GSETTINGS_SCHEMA_DIR", "GSETTINGS_BACKEND"] { environment[key] = fixture.environment[key] }
-        let backend = try ChildProcess(
-            Paths.executable("faro-backend"), ["--port", "0", "--app-key", "k3y", "--data", Paths.data],
-            environment: environment)
-        let line = try #require(backend.waitForLine(timeout: 20) { $0.hasPrefix("listening on ") })
-        let url = String(line.dropFirst("listening on ".count))
+        let url = try BackendProcess(["--app-key", "k3y"], environment: environment).url
         let faro = Paths.executable("faro")
         let registered = try ChildProcess.run(
             faro, ["register", "--nombre", "Bo Café", "--email", "bo@cafe.mx", "--telefono", "5512345678"],

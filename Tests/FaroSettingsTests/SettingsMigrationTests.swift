@@ -105,10 +105,8 @@ struct SettingsMigrationTests {
     /// GSettings on the way and delivers there.
     @Test func theCommandLineMovesAndUsesTheOldBackendSetting() throws {
         let fixture = try SchemaFixture()
-        let backend = try ChildProcess(
-            Paths.executable("faro-backend"), ["--port", "0", "--data", Paths.data], environment: fixture.environment)
-        let line = try #require(backend.waitForLine(timeout: 20) { $0.hasPrefix("listening on ") })
-        let url = String(line.dropFirst("listening on ".count))
+        let backend = try BackendProcess(environment: fixture.environment)
+        let url = backend.url
         let database = try legacyDatabase(
             fixture, ["backend-url": url, "table.interested": "interested", "monitoring": "off"])
         let registered = try ChildProcess.run(

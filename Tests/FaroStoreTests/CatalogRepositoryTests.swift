@@ -127,7 +127,7 @@ import Testing
         try db.outbox.enqueue(.interested(try registration(1)), id: "r1", now: 0)
         #expect(try db.outbox.due(backend: "B", now: 1, limit: 10).map(\.id) == ["a1", "b1", "r1"])
         // a1 backs off: a2 still waits behind it; the others are not held back.
-        var random = SeededUnitRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         let later = OutboxTransition.after(
             .retry(reason: "HTTP 500"), previousAttempts: 0, now: 1, schedule: BackoffSchedule(base: 100, cap: 100),
             random: &random)

@@ -12,7 +12,7 @@ import Testing
         for i in 0..<3 { try db.outbox.enqueue(.interested(try registration(i)), id: "i\(i)", now: Double(i)) }
         try db.outbox.enqueue(.rateme(site: site, imei: "x", calificacion: 5, fechahora: "f"), id: "r0", now: 5)
         #expect(try db.outbox.pendingHeads().map(\.id) == ["i0", "r0"])
-        var random = SeededUnitRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         // A retry keeps the head in place: order per table holds.
         let retry = OutboxTransition.after(
             .retry(reason: "HTTP 503"), previousAttempts: 0, now: 10,
@@ -36,7 +36,7 @@ import Testing
         let db = try FaroDatabase(path: path)
         try db.outbox.enqueue(.interested(try registration(1)), id: "a", now: 1)
         try db.outbox.enqueue(.interested(try registration(2)), id: "b", now: 1)
-        var random = SeededUnitRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         let refused = OutboxTransition.after(
             .rejected(message: "HTTP 400: bad"), previousAttempts: 0, now: 2,
             schedule: .background, random: &random)

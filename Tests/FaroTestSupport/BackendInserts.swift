@@ -14,6 +14,20 @@ public enum BackendInserts {
         try debugJSON(base, "lists")
     }
 
+    /// The ids of the rows `table` holds, in the backend's order, read with curl (not with the client under test):
+    /// `GET /tables/{table}?$top=1000`.
+    public static func storedIDs(_ base: String, table: String) throws -> [String] {
+        let r = try ChildProcess.run(
+            "/usr/bin/curl",
+            ["-s", "-m", "20", "-H", "ZUMO-API-VERSION: 2.0.0", base + "/tables/" + table + "?$top=1000"],
+            timeout: 30)
+        guard r.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+        else {
+            throw Failure(description: "GET /tables/\(table) failed: \(r.stdout)")
+        }
+        return rows.compactMap { $0["id"] as? String }
+    }
+
     /// `GET /debug/{route}`, decoded as `T`.
     static func debugJSON<T>(_ base: String, _ route: String) throws -> T {
         let r = try ChildProcess.run("/usr/bin/curl", ["-s", "-m", "20", base + "/debug/" + route], timeout: 30)

@@ -7,16 +7,11 @@
 
 #include <stdbool.h>
 
-/// libcurl is open while a lease is held (curl_loader.c). Every easy or multi handle takes one before it is made and
-/// gives it back after it is cleaned up. False when libcurl cannot be opened or started (curl_easy_strerror says
-/// why); libcurl's functions may be called only while holding a lease.
-bool faro_curl_acquire(void);
-void faro_curl_release(void);
-/// How long libcurl stays open with no lease before it is closed (default 60 s; negative: never closed).
-void faro_curl_set_idle_unload(double seconds);
-/// Whether libcurl is open now, and how many times it was opened so far.
+/// Opens and starts libcurl on first use (curl_loader.c); it then stays open. False when libcurl cannot be opened or
+/// started (curl_easy_strerror says why); libcurl's functions may be called only after it returned true.
+bool faro_curl_load(void);
+/// Whether libcurl has been opened in this process.
 bool faro_curl_is_loaded(void);
-unsigned long faro_curl_load_count(void);
 
 /// curl_easy_setopt is variadic: one typed wrapper per argument shape (long, pointer/string, off_t, callback).
 CURLcode faro_curl_easy_setopt_long(CURL *handle, CURLoption option, long value);

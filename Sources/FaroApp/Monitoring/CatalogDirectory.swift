@@ -45,7 +45,7 @@ public final class CatalogDirectory: PlaceDirectory, BackendConnection {
 }
 
 /// The window's line when the backend cannot be reached or refuses the app key: one calm sentence, nil when all is
-/// well (PRODUCT.md §11–12, issue 11). Outbox delivery problems count too, since they have the same causes. A key
+/// well (docs/outbox.md, docs/backend.md). Outbox delivery problems count too, since they have the same causes. A key
 /// that could not be read comes first: it is why the backend would refuse.
 public func backendProblemText(
     _ reachability: CatalogReachability, outbox: OutboxState?, appKey: AppKeyProblem? = nil, localize: Localizer

@@ -9,7 +9,7 @@ public enum FormSubmissionError: Error, Equatable, Sendable {
     case storage(StorageFailure)
 }
 
-/// "Mis datos de contacto": validate the four fields (PRODUCT.md §8), then keep them on this device.
+/// "Mis datos de contacto": validate the four fields (docs/forms.md), then keep them on this device.
 public struct SaveContactDetails: Sendable {
     private let store: any ContactProfileStore
     private let clock: @Sendable () -> Double
@@ -40,7 +40,7 @@ public struct SaveContactDetails: Sendable {
     }
 }
 
-/// "Registrar mi negocio": validate nombre, email and teléfono (PRODUCT.md §5), then commit an `interested` row
+/// "Registrar mi negocio": validate nombre, email and teléfono (docs/forms.md), then commit an `interested` row
 /// to the outbox. Returns the row's client id.
 public struct RegisterBusiness: Sendable {
     private let outbox: any OutboxWriter

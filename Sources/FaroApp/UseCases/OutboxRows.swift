@@ -1,6 +1,6 @@
 import FaroCore
 
-/// The one place that turns what the user did into backend rows (PRODUCT.md §5, §9, §10): the table, the fields
+/// The one place that turns what the user did into backend rows (docs/forms.md): the table, the fields
 /// and `fechahora` from the injected clock. The forms, the content view and `faro register` all come through here.
 public enum OutboxRows {
     /// "Registrar mi negocio" → `interested`.

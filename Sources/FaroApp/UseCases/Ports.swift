@@ -9,7 +9,7 @@ public protocol ContactProfileStore: AnyObject, Sendable {
     func saveContactDetails(_ details: ContactDetails, at time: Double) throws(StorageFailure)
 }
 
-/// The persistent outbox (PRODUCT.md §11): a row is committed here before anything says "sent".
+/// The persistent outbox (docs/outbox.md): a row is committed here before anything says "sent".
 public protocol OutboxWriter: AnyObject, Sendable {
     /// Commits `submission` under a new client id and returns the id. With `site`, the site's "sent"/"rated"
     /// flag is written in the same transaction, so the flag and the row never disagree after a crash.

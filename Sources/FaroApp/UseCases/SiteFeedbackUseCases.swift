@@ -28,7 +28,7 @@ public enum SiteFeedbackError: Error, Equatable, Sendable, CustomStringConvertib
     }
 }
 
-/// "Enviar mis datos" (PRODUCT.md §9): the contact details kept on this device and an optional comment, committed
+/// "Enviar mis datos" (docs/forms.md): the contact details kept on this device and an optional comment, committed
 /// to the outbox as a `contactame` row together with the site's "sent" flag; offered once per site.
 public struct SendContactDetails: Sendable {
     private let profile: any ContactProfileStore
@@ -76,7 +76,7 @@ public struct SendContactDetails: Sendable {
     }
 }
 
-/// "Calificar sitio" (PRODUCT.md §10): 0–5 stars, stored locally first (the outbox row and the site's "rated"
+/// "Calificar sitio" (docs/forms.md): 0–5 stars, stored locally first (the outbox row and the site's "rated"
 /// flag in one transaction) and sent later; hidden once the site is rated.
 public struct RateSite: Sendable {
     private let outbox: any OutboxWriter

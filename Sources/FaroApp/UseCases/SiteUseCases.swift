@@ -1,7 +1,7 @@
 import FaroCore
 
 /// How a microsite load ended, as the content view shows it: the page, or why not and whether Guardados has a
-/// copy to offer instead (never stale content silently, PRODUCT.md §1).
+/// copy to offer instead (never stale content silently, docs/content-view.md).
 public enum SiteLoadOutcome: Sendable {
     case loaded(LoadedSite)
     case failed(SiteError, savedCopy: Int64?)
@@ -30,7 +30,7 @@ public struct OpenSite {
     }
 }
 
-/// "Guardar" (PRODUCT.md §3): the page the user is viewing, with its images and stylesheets, archived into
+/// "Guardar" (docs/guardados.md): the page the user is viewing, with its images and stylesheets, archived into
 /// Guardados under its own title (or the catalog's, when the page has none) and the place's business, stamped
 /// with the injected clock.
 @MainActor

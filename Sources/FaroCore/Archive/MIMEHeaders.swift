@@ -191,7 +191,7 @@ public enum Charset {
 extension String {
     /// The string if `bytes` are valid UTF-8, else nil.
     init?(validatingUTF8Bytes bytes: [UInt8]) {
-        guard let text = UTF8Text.string(bytes) else { return nil }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
         self = text
     }
 }

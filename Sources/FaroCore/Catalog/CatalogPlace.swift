@@ -1,4 +1,4 @@
-/// One place of the backend's catalog (table `beacons`, PRODUCT.md §12): the business (`cliente`), the site title
+/// One place of the backend's catalog (table `beacons`, docs/backend.md): the business (`cliente`), the site title
 /// (`titulo`) and the microsite URL tied to a beacon's major and minor, and its UUID where the catalog holds one.
 /// The one catalog type everywhere: what the sync stores, what the list shows and what a notification names.
 public struct CatalogPlace: Equatable, Hashable, Sendable {

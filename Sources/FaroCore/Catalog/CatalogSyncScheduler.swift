@@ -43,11 +43,11 @@ public struct CatalogSyncScheduler: Sendable {
     /// A trigger that came while an attempt was running and should bring the next one forward.
     private var retryAfterFlight = false
     private var flightStart = -Double.infinity
-    private var random: SeededUnitRandom
+    private var random: SplitMix64
 
     public init(settings: CatalogSyncSettings = CatalogSyncSettings(), seed: UInt64 = 0x5EED) {
         self.settings = settings
-        random = SeededUnitRandom(seed: seed)
+        random = SplitMix64(seed: seed)
     }
 
     /// The unknown beacons still waiting (for tests and the status line).

@@ -1,4 +1,4 @@
-/// How often and how eagerly Faro syncs its local catalog (PRODUCT.md §12, issue 11). Every value has a default
+/// How often and how eagerly Faro syncs its local catalog (docs/backend.md). Every value has a default
 /// that fits a laptop; the environment can change them (see `init(environment:)`).
 public struct CatalogSyncSettings: Sendable, Equatable {
     /// Seconds between periodic pulls (default 15 minutes).

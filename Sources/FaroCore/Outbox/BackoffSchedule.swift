@@ -34,7 +34,7 @@ public struct BackoffSchedule: Sendable, Equatable {
     }
 
     /// The delay before retry number `attempt`, with jitter drawn from `random`.
-    public func delay(forAttempt attempt: Int, random: inout some UnitRandomSource) -> Double {
+    public func delay(forAttempt attempt: Int, random: inout some RandomNumberGenerator) -> Double {
         let ceiling = ceiling(forAttempt: attempt)
         let unit = min(max(random.nextUnit(), 0), 1)
         return ceiling / 2 + unit * ceiling / 2

@@ -20,7 +20,7 @@ public enum DeliveryVerdict: Sendable, Equatable {
     /// unchanged, and is tried again when the configuration changes.
     case keyRefused(message: String)
 
-    /// Classifies one attempt. The rules of PRODUCT.md §11: 409 means delivered; 5xx and transport errors mean
+    /// Classifies one attempt. The rules of docs/outbox.md: 409 means delivered; 5xx and transport errors mean
     /// retry; 401/403 mean the app key was refused; other 4xx keep the row as failed with the server's message
     /// (404 says which table is missing when `table` is given).
     public static func classify(_ result: DeliveryAttemptResult, table: String? = nil) -> DeliveryVerdict {

@@ -1,5 +1,5 @@
 /// The `fechahora` field of backend rows: ISO 8601 in UTC with milliseconds, `2026-11-29T14:03:07.123Z`
-/// (PRODUCT.md §12). Computed with integer calendar arithmetic, so no locale or time zone can change it.
+/// (docs/backend.md). Computed with integer calendar arithmetic, so no locale or time zone can change it.
 public enum Fechahora {
     /// Formats `secondsSince1970` (UTC), truncated to the millisecond.
     public static func format(secondsSince1970 seconds: Double) -> String {

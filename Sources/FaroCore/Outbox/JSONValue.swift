@@ -244,7 +244,7 @@ struct JSONParser {
                 let end = position
                 let text = bytes.withUnsafeBufferPointer { all -> String? in
                     let piece = UnsafeBufferPointer(rebasing: all[start..<end])
-                    return ascii ? String(decoding: piece, as: UTF8.self) : UTF8Text.string(piece)
+                    return ascii ? String(decoding: piece, as: UTF8.self) : String(validating: piece, as: UTF8.self)
                 }
                 guard let text else { throw error("invalid UTF-8 in string") }
                 position += 1
@@ -260,7 +260,7 @@ struct JSONParser {
             position += 1
             switch c {
             case UInt8(ascii: "\""):
-                guard let s = UTF8Text.string(out) else { throw error("invalid UTF-8 in string") }
+                guard let s = String(validating: out, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
                 return s
             case UInt8(ascii: "\\"):
                 guard let e = current else { throw error("unterminated escape") }

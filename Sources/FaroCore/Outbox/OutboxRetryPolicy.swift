@@ -1,4 +1,4 @@
-/// When the outbox stops retrying a row (issue 11): after `maxServerErrors` answers that said "try again" (5xx,
+/// When the outbox stops retrying a row: after `maxServerErrors` answers that said "try again" (5xx,
 /// 408, 429), or once the row has waited `maxAge` seconds since it was queued, it becomes failed with the server's
 /// last reason. Attempts that never reached the backend (no network) do not count: a laptop offline for a week
 /// loses nothing, and its rows only fail once they are `maxAge` old.

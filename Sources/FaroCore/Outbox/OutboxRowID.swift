@@ -3,11 +3,11 @@
 /// instead of creating a duplicate.
 public enum OutboxRowID {
     /// A new id from `random` (the system's secure generator in production).
-    public static func make(using random: inout some UnitRandomSource) -> String {
+    public static func make(using random: inout some RandomNumberGenerator) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         for _ in 0..<2 {
-            var word = random.nextUInt64()
+            var word = random.next()
             for _ in 0..<8 {
                 bytes.append(UInt8(truncatingIfNeeded: word))
                 word >>= 8
@@ -25,7 +25,7 @@ public enum OutboxRowID {
 
     /// A new id from the system's secure generator.
     public static func make() -> String {
-        var random = SystemUnitRandom()
+        var random = SystemRandomNumberGenerator()
         return make(using: &random)
     }
 

@@ -1,4 +1,4 @@
-/// One row for the backend, before it enters the outbox: which table, and the fields PRODUCT.md §5, §9 and §10
+/// One row for the backend, before it enters the outbox: which table, and the fields docs/forms.md
 /// name, exactly as the backend expects them.
 public enum OutboxSubmission: Sendable, Equatable {
     /// "Registrar mi negocio" → `interested {id, nombre, email, telefono}`.

@@ -1,4 +1,4 @@
-/// The backend tables Faro writes to through the outbox; the raw value is the default table name (PRODUCT.md §12).
+/// The backend tables Faro writes to through the outbox; the raw value is the default table name (docs/backend.md).
 public enum OutboxTable: String, Sendable, CaseIterable, Codable {
     /// "Registrar mi negocio" (§5).
     case interested

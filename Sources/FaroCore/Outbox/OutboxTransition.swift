@@ -24,7 +24,7 @@ public struct OutboxTransition: Sendable, Equatable {
     /// The row's new state after attempt number `previousAttempts + 1` ended with `verdict` at time `now`.
     public static func after(
         _ verdict: DeliveryVerdict, previousAttempts: Int, now: Double,
-        schedule: BackoffSchedule, random: inout some UnitRandomSource
+        schedule: BackoffSchedule, random: inout some RandomNumberGenerator
     ) -> OutboxTransition {
         let attempts = previousAttempts + 1
         switch verdict {
@@ -46,7 +46,7 @@ public struct OutboxTransition: Sendable, Equatable {
     /// attempt got no HTTP answer at all (that never counts against the row).
     public static func after(
         _ verdict: DeliveryVerdict, progress: OutboxRowProgress, reachedServer: Bool, now: Double,
-        schedule: BackoffSchedule, policy: OutboxRetryPolicy, random: inout some UnitRandomSource
+        schedule: BackoffSchedule, policy: OutboxRetryPolicy, random: inout some RandomNumberGenerator
     ) -> OutboxTransition {
         var transition = after(
             verdict, previousAttempts: progress.attempts, now: now, schedule: schedule, random: &random)

@@ -1,6 +1,6 @@
-/// A small deterministic generator (SplitMix64), so benchmark inputs and randomised tests are the same on every
-/// run and every machine.
-public struct SplitMix64: Sendable {
+/// Faro's one seeded generator (SplitMix64): benchmark inputs, randomised tests and reproducible fault injection are
+/// the same on every run and every machine.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
     public init(seed: UInt64) { state = seed }
     public mutating func next() -> UInt64 {

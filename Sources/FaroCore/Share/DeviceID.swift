@@ -1,4 +1,4 @@
-/// The device id Faro puts in content URLs (PRODUCT.md §2), and where it came from.
+/// The device id Faro puts in content URLs (docs/content-view.md), and where it came from.
 public struct DeviceID: Sendable, Equatable, CustomStringConvertible {
     /// Where the id came from.
     public enum Source: String, Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// The device-id rule of the content view (PRODUCT.md §2, §14): every content load of an https URL (or of a loopback
+/// The device-id rule of the content view (docs/content-view.md, docs/privacy.md): every content load of an https URL (or of a loopback
 /// address, for the demo and the tests) asks for `URL + "?imei=" + id`, or `URL + "&imei=" + id` where the URL already
 /// has a query, with the id percent-encoded; a plain-http URL from any other host is loaded without it. The id never
 /// appears in a URL that is shown, logged, shared, saved or exported: `stripping(from:)` is the one function that

@@ -1,4 +1,4 @@
-/// Where the content view's share menu can send a beacon's URL (PRODUCT.md §4).
+/// Where the content view's share menu can send a beacon's URL (docs/share.md).
 public enum ShareTarget: String, Sendable, CaseIterable {
     case copyLink = "link"
     case email

@@ -1,6 +1,6 @@
 import FaroCore
 
-/// The local catalog (PRODUCT.md §12): every place the backend's `beacons` table holds, as last synced, with the
+/// The local catalog (docs/backend.md): every place the backend's `beacons` table holds, as last synced, with the
 /// pull's delta token, so places are named offline and the next pull asks only for what changed. Kept per catalog
 /// source (the table's URL), so a catalog never mixes backends.
 public struct CatalogRepository {

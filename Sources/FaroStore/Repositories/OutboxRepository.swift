@@ -44,7 +44,7 @@ public struct OutboxRow: Sendable, Equatable {
     }
 }
 
-/// The persistent outbox (PRODUCT.md §11): rows are committed here before anything says "sent", and only their
+/// The persistent outbox (docs/outbox.md): rows are committed here before anything says "sent", and only their
 /// state ever changes afterwards (or the user discards them). Every delivery write is conditional on the row still
 /// being pending, so two deliverers (the window and `faro outbox flush`) never undo each other's result. Each row
 /// remembers the backend it was queued for and is only ever handed to a deliverer of that backend.
@@ -296,7 +296,7 @@ public struct OutboxRepository {
     public func submit(
         _ submission: OutboxSubmission, now: Double, marking site: String? = nil, backend: String? = nil
     ) throws(StoreError) -> OutboxRow {
-        var random = SystemUnitRandom()
+        var random = SystemRandomNumberGenerator()
         let id = OutboxRowID.make(using: &random)
         if let site { return try enqueue(submission, id: id, now: now, marking: site, backend: backend) }
         return try enqueue(submission, id: id, now: now, backend: backend)

@@ -1,7 +1,7 @@
 internal import CGtk
 import FaroGLib
 
-/// "Acerca de Faro": what Faro is, and the device id sent with each page (PRODUCT.md §2), so users see it.
+/// "Acerca de Faro": what Faro is, and the device id sent with each page (docs/content-view.md), so users see it.
 @MainActor
 enum AboutDialog {
     static func present(parent: UnsafeMutablePointer<GtkWidget>?, deviceID: String, icon: String) {

@@ -112,6 +112,8 @@ public final class FaroApplication {
                     quit: { [weak self] in self?.quit() }))
         }
         environment.connection?.onReachabilityChange = { [weak self] in self?.windows.renderStatus() }
+        environment.outbox?.onStateChange = { [weak self] in self?.windows.renderStatus() }
+        environment.appKeyStatus?.onChange = { [weak self] in self?.windows.renderStatus() }
         if environment.settings.string(SettingsKey.startAtLogin) == "true", !autostart.isEnabled {
             actions?.setAutostart(setAutostart(true))
         }

@@ -94,8 +94,8 @@ final class BeaconListPage {
     /// into the window when they belong there, and new rows below the window are built a few at a time
     /// (`buildSome()`). Selection and focus stay with their row widgets.
     ///
-    /// The update comes finished from `BeaconListWorker` (ranging, formatting and comparing rows happen there): a
-    /// row is current when its revision is the update's. The rows in the window that are not are brought up to
+    /// The update comes finished from the beacon session's `BeaconListBuilder` (ranging, formatting and comparing
+    /// rows happen there): a row is current when its revision is the update's. The rows in the window that are not are brought up to
     /// date those on screen first, in this call, and the others in idle callbacks of a few milliseconds each.
     func show(_ update: BeaconListUpdate) {
         if update.model.emptyTitle != shownEmptyTitle {

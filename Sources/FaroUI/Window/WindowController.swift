@@ -11,7 +11,6 @@ final class WindowController {
     private(set) var window: MainWindow?
     private var sitePage: SitePage?
     private var savedPage: SavedListPage?
-    private var statusTimer: UInt32 = 0
     private let application: UnsafeMutablePointer<GtkApplication>
     private let menu: UnsafeMutablePointer<GMenuModel>
     private let environment: GUIEnvironment
@@ -75,12 +74,7 @@ final class WindowController {
         Signal.connect(w.window, "destroy") { [weak self] () -> Void in self?.windowDestroyed() }
         TimingReport.attach(w)
         monitoring.setListWanted(true)
-        renderOutbox(w)
-        statusTimer = MainThread.every(milliseconds: 1000) { [weak self] in
-            guard let self, let window = self.window else { return false }
-            self.renderOutbox(window)
-            return true
-        }
+        renderStatus()
         return w
     }
 
@@ -89,8 +83,6 @@ final class WindowController {
         sitePage = nil
         savedPage = nil
         window = nil
-        if statusTimer != 0 { MainThread.cancel(statusTimer) }
-        statusTimer = 0
         monitoring.setListWanted(false)
     }
 
@@ -104,8 +96,6 @@ final class WindowController {
             backendProblemText(
                 reachability, outbox: state, appKey: environment.appKeyStatus?.problem, localize: I18n.localizer))
     }
-
-    private func renderOutbox(_ window: MainWindow) { renderStatus() }
 
     private func showOutboxPanel() {
         guard let model = environment.outbox?.panel() else { return }

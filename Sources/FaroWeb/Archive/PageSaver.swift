@@ -14,7 +14,7 @@ public struct SavedPage: Sendable {
     public var missing: [(url: String, error: FetchError)]
 }
 
-/// "Guardar" (PRODUCT.md §3): fetches the page fresh (with the device id where a content load carries it), then its
+/// "Guardar" (docs/guardados.md): fetches the page fresh (with the device id where a content load carries it), then its
 /// images and stylesheets concurrently (libcurl multi), plus the images those stylesheets use, and writes a
 /// Chromium-compatible MHT that carries no device id: not in its addresses, not in the page's own links (a page may
 /// echo the id back), not in its stylesheets. The archive never exceeds the size the reader opens

@@ -8,7 +8,7 @@ public struct DeviceIDError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String
 }
 
-/// Finds the device id for content URLs (PRODUCT.md §2): the `EquipmentIdentifier` of the first modem that
+/// Finds the device id for content URLs (docs/content-view.md): the `EquipmentIdentifier` of the first modem that
 /// ModemManager exposes on the system bus; without one, the app-specific id derived from the machine id
 /// (HMAC-SHA256 as `sd_id128_get_machine_app_specific`, through GLib's `g_compute_hmac_for_data`).
 public struct DeviceIDResolver: Sendable {

@@ -2,7 +2,7 @@ import FaroCore
 import FaroCurl
 import FoundationEssentials
 
-/// Loads content the way the content view must (PRODUCT.md §1): from the network only, with
+/// Loads content the way the content view must (docs/content-view.md): from the network only, with
 /// `Cache-Control: no-cache` and `Pragma: no-cache`, a fresh cookie store for every load, no disk cache, redirects
 /// followed (within `RedirectRule`) up to a limit, certificates verified, timeouts, progress reports and
 /// cancellation.

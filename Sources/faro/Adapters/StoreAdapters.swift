@@ -1,6 +1,7 @@
 import Dispatch
 import FaroApp
 import FaroCore
+import FaroGLib
 import FaroNet
 import FaroStore
 import FoundationEssentials
@@ -14,8 +15,13 @@ final class DatabaseStores: ContactProfileStore, OutboxWriter, SiteFlags, Settin
 {
     let database: FaroDatabase
     /// Woken after each commit so it is delivered at once when the backend is reachable.
-    var deliverer: OutboxDeliverer?
-    /// The backend new rows are queued for (PRODUCT.md §11: each row goes only there); nil until one is configured.
+    var deliverer: OutboxDeliverer? {
+        didSet { tellAboutPasses() }
+    }
+    var onStateChange: (@MainActor () -> Void)? {
+        didSet { tellAboutPasses() }
+    }
+    /// The backend new rows are queued for (docs/outbox.md: each row goes only there); nil until one is configured.
     var backend: String?
 
     init(database: FaroDatabase) { self.database = database }
@@ -60,6 +66,12 @@ final class DatabaseStores: ContactProfileStore, OutboxWriter, SiteFlags, Settin
         return OutboxState(
             pending: status.pendingHere ?? counts.pending, failed: counts.failed,
             queuedElsewhere: status.queuedElsewhere, keyRefused: status.keyRefused, unreachable: status.unreachable)
+    }
+
+    /// Each pass of the deliverer reaches `onStateChange` on the main thread.
+    private func tellAboutPasses() {
+        guard let deliverer, let onStateChange else { return }
+        deliverer.observe { _ in MainThread.run { onStateChange() } }
     }
 
     /// "Reintentar ahora": refused rows are queued again too (the user fixed the cause, or wants another try).

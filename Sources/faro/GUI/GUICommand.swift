@@ -195,7 +195,7 @@ extension GUICommand {
         }
     }
 
-    /// The exit period and cool-down of monitoring, from the settings (PRODUCT.md §6 defaults: 30 s, 10 min).
+    /// The exit period and cool-down of monitoring, from the settings (docs/monitoring.md defaults: 30 s, 10 min).
     static func sessionConfiguration(_ settings: any SettingsStore) -> BeaconSessionConfiguration {
         func seconds(_ key: String, _ fallback: Double) -> Double {
             guard let text = settings.string(key), let value = Double(text), value > 0 else { return fallback }

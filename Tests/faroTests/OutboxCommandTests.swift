@@ -5,7 +5,7 @@ import FaroTestSupport
 import Foundation
 import Testing
 
-/// `faro register`, `faro outbox` and `faro outbox flush` as scripts use them (PRODUCT.md §13).
+/// `faro register`, `faro outbox` and `faro outbox flush` as scripts use them (docs/cli.md).
 @Suite(.serialized) struct OutboxCommandTests {
     let faro = Paths.executable("faro")
 
@@ -45,7 +45,7 @@ import Testing
             .rateme(site: site, imei: "i", calificacion: 4, fechahora: "f"), now: 1_795_960_987.5)
         let b = try db.outbox.submit(
             .rateme(site: site, imei: "i", calificacion: 5, fechahora: "f"), now: 1_795_960_988)
-        var random = SeededUnitRandom(seed: 1)
+        var random = SplitMix64(seed: 1)
         try db.outbox.apply(
             OutboxTransition.after(
                 .rejected(message: "HTTP 400: no \"way\""), previousAttempts: 0,
@@ -81,26 +81,28 @@ import Testing
             faro, ["outbox", "flush", "--backend", "http://example.com"], environment: env, timeout: 30)
         #expect(insecure.status == 1 && insecure.stderr.contains("HTTPS"))
         // A backend that refuses connections: still pending after the timeout, exit 1.
-        let down = try BackendProcess(generation: generation, ["--refuse-for", "30"])
+        let down = try BackendProcess(["--refuse-for", "30", "--protocol", String(generation)])
         let refused = try ChildProcess.run(
             faro, ["outbox", "flush", "--backend", down.url, "--timeout", "1"],
             environment: env, timeout: 30)
         #expect(refused.status == 1 && refused.stderr.contains("5 row(s) still pending"))
         // FARO_BACKEND names a working backend: everything is delivered, exit 0.
-        let backend = try BackendProcess(generation: generation)
+        let backend = try BackendProcess(["--protocol", String(generation)])
         env["FARO_BACKEND"] = backend.url
         let ok = try ChildProcess.run(faro, ["outbox", "flush", "--timeout", "20"], environment: env, timeout: 60)
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout.contains("delivered: 5"))
-        #expect(try backendIDs(backend, table: "interested").count == 5)
+        #expect(try BackendInserts.storedIDs(backend.url, table: "interested").count == 5)
         // Nothing pending: exit 0 at once.
         let again = try ChildProcess.run(faro, ["outbox", "flush", "--timeout", "5"], environment: env, timeout: 30)
         #expect(again.status == 0)
     }
 
     @Test(arguments: [2, 3]) func tooLargeInsertBodiesAreRefusedByTheBackend(_ generation: Int) throws {
-        let backend = try BackendProcess(generation: generation)
-        let client = try TablesClient(configuration: try backend.configuration(generation: generation))
+        let backend = try BackendProcess(["--protocol", String(generation)])
+        var configuration = try BackendConfiguration(baseURL: backend.url)
+        configuration.backendProtocol = .fixed(try #require(BackendProtocol(rawValue: generation)))
+        let client = try TablesClient(configuration: configuration)
         let big = #"{"id":"big","text":""# + String(repeating: "x", count: 2 << 20) + #""}"#
         let result = client.insert(table: "t", json: big)
         guard case .response(413, _) = result else {

@@ -8,21 +8,14 @@ import Testing
 struct WindowTests {
     /// A running faro-backend on a free port, with its own database.
     final class Backend {
-        let process: ChildProcess
-        let url: String
+        let backend: BackendProcess
+        var url: String { backend.url }
+        var process: ChildProcess { backend.child }
         let folder: TemporaryDirectory
 
         init(_ faults: [String] = []) throws {
             folder = try TemporaryDirectory("faro-ui-backend")
-            process = try ChildProcess(
-                Paths.executable("faro-backend"),
-                ["--port", "0", "--database", folder.file("backend.sqlite3"), "--data", Paths.data, "--debug"]
-                    + faults)
-            guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }) else {
-                throw CocoaError(
-                    .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "faro-backend: \(process.stderr)"])
-            }
-            url = String(line.dropFirst("listening on ".count))
+            backend = try BackendProcess(["--database", folder.file("backend.sqlite3"), "--debug"] + faults)
         }
 
         /// Every microsite request the backend received, with its headers.

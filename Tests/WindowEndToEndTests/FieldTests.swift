@@ -2,7 +2,7 @@ import FaroTestSupport
 import Foundation
 import Testing
 
-/// The window in the field (issue 11), on the real `faro` under Xvfb with a private bus, a python-dbusmock
+/// The window in the field, on the real `faro` under Xvfb with a private bus, a python-dbusmock
 /// notification server and a real faro-backend with its fault flags: a start with the backend refusing
 /// connections, a row the backend refuses forever and one queued for another backend in the outbox panel, a
 /// backend that refuses the app key until it is set, a key kept in a locked keyring, and a python-dbusmock

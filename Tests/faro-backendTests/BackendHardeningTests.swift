@@ -12,26 +12,11 @@ import Testing
 struct BackendHardeningTests {
     /// A faro-backend started with exactly `arguments` (TestBackend always adds `--debug`).
     final class Backend {
-        let process: ChildProcess
-        let base: String
-        let port: UInt16
+        let backend: BackendProcess
+        var base: String { backend.url }
+        var port: UInt16 { UInt16(backend.port) }
 
-        init(_ arguments: [String]) throws {
-            process = try ChildProcess(
-                Paths.executable("faro-backend"), ["--port", "0", "--data", Paths.data] + arguments)
-            guard let line = process.waitForLine(timeout: 20, { $0.hasPrefix("listening on ") }),
-                let port = UInt16(line.split(separator: ":").last ?? "")
-            else {
-                throw WebTestError(description: "faro-backend did not start: \(process.stderr)")
-            }
-            base = "http://127.0.0.1:\(port)"
-            self.port = port
-        }
-
-        deinit {
-            process.signal(SIGKILL)
-            process.wait(timeout: 10)
-        }
+        init(_ arguments: [String]) throws { backend = try BackendProcess(arguments) }
 
         func client() throws -> TablesClient {
             try TablesClient(configuration: try BackendConfiguration(baseURL: base))

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `faro --demo` (what `make run` starts) on a machine where Faro is already in use: it runs on a private profile
-/// and leaves the user's own data exactly as it was (issue 11, "make run loses real data").
+/// and leaves the user's own data exactly as it was ("make run" must not lose real data).
 @Suite("faro --demo isolation", .serialized)
 struct DemoIsolationTests {
     static let tools = ["/usr/bin/Xvfb", "/usr/bin/dbus-run-session", "/usr/bin/sqlite3"]

@@ -2,7 +2,7 @@ import FaroTestSupport
 import Foundation
 import Testing
 
-/// "gsettings controls a running Faro" (issue 14): `gsettings set io.github.faro.Faro monitoring false` turns
+/// "gsettings controls a running Faro": `gsettings set io.github.faro.Faro monitoring false` turns
 /// monitoring off in the open window (its exported `monitoring` action, which the menu and the tray show).
 /// The window's monitoring service observes the settings store, so a change from another process reaches it.
 @Suite("gsettings controls the window", .serialized)

@@ -25,7 +25,7 @@ import Testing
         let home = try TemporaryDirectory("faro-cli")
         var env = home.xdgEnvironment
         env["FARO_BACKEND_PROTOCOL"] = String(generation)
-        let backend = try BackendProcess(generation: generation)
+        let backend = try BackendProcess(["--protocol", String(generation)])
         let keep = try register(1, env)
         let drop = try register(2, env)
         // Both are refused for good by a backend whose table is missing (404), and kept as failed.
@@ -44,7 +44,7 @@ import Testing
         #expect(retry.status == 0 && retry.stdout == "queued again: \(keep)\n")
         let flush = try run(["outbox", "flush", "--backend", backend.url, "--timeout", "20"], env)
         #expect(flush.status == 0, "\(flush.stderr)")
-        #expect(try backendIDs(backend, table: "interested") == [keep])
+        #expect(try BackendInserts.storedIDs(backend.url, table: "interested") == [keep])
         // Delivered rows are history: neither retried nor discarded.
         #expect(try run(["outbox", "discard", keep], env).status == 1)
         #expect(try run(["outbox", "retry", "--all"], env).stdout == "queued again: 0 row(s)\n")
@@ -54,21 +54,21 @@ import Testing
         let home = try TemporaryDirectory("faro-cli")
         var env = home.xdgEnvironment
         env["FARO_BACKEND_PROTOCOL"] = String(generation)
-        let before = try BackendProcess(generation: generation)
-        let now = try BackendProcess(generation: generation)
+        let before = try BackendProcess(["--protocol", String(generation)])
+        let now = try BackendProcess(["--protocol", String(generation)])
         let id = try register(1, env, backend: before.url)
         let db = try FaroDatabase(path: FaroDatabase.defaultPath(environment: env))
         #expect(try db.outbox.row(id: id)?.backend == before.url)
         // The backend setting changed: the row is not sent to the new one behind the user's back.
         let held = try run(["outbox", "flush", "--backend", now.url, "--timeout", "5"], env)
         #expect(held.status == 1 && held.stderr.contains("1 row(s) wait for another backend (\(before.url))"))
-        #expect(try backendIDs(now, table: "interested").isEmpty)
+        #expect(try BackendInserts.storedIDs(now.url, table: "interested").isEmpty)
         let moved = try run(["outbox", "move", "--all", "--backend", now.url], env)
         #expect(moved.status == 0 && moved.stdout == "queued for \(now.url): 1 row(s)\n")
         let flush = try run(["outbox", "flush", "--backend", now.url, "--timeout", "20"], env)
         #expect(flush.status == 0, "\(flush.stderr)")
-        #expect(try backendIDs(now, table: "interested") == [id])
-        #expect(try backendIDs(before, table: "interested").isEmpty)
+        #expect(try BackendInserts.storedIDs(now.url, table: "interested") == [id])
+        #expect(try BackendInserts.storedIDs(before.url, table: "interested").isEmpty)
     }
 
     @Test(arguments: [
