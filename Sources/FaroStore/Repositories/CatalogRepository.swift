@@ -37,7 +37,9 @@ public struct CatalogRepository {
     /// The place of a sighted beacon: a row with its UUID, else a UUID-less row with its major and minor.
     public func place(source: String, for beacon: BeaconIdentity) throws(StoreError) -> CatalogPlace? {
         let rows = try connection.query(
-            "SELECT \(Self.columns) FROM catalog_places WHERE source_id = \(Self.sourceID) AND major = ? AND minor = ? "
+            // By the beacon index: without statistics SQLite would walk the whole source by its primary key.
+            "SELECT \(Self.columns) FROM catalog_places INDEXED BY catalog_places_by_beacon "
+                + "WHERE source_id = \(Self.sourceID) AND major = ? AND minor = ? "
                 + "AND (uuid = ? OR uuid = '') ORDER BY uuid DESC, id LIMIT 1",
             [
                 .text(source), .integer(Int64(beacon.major)), .integer(Int64(beacon.minor)),
