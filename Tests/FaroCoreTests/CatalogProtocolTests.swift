@@ -198,6 +198,9 @@ final class SimulatedDatasyncServer {
         #expect(throws: CatalogNextLink.Problem.anotherPath("/tables/other?$skip=1")) {
             try CatalogNextLink.resolve("/tables/other?$skip=1", tableURL: table)
         }
+        // The table's URL is kept as configured (a host written in capitals stays so).
+        let capitals = "https://Faro.Example.NET/tables/beacons"
+        #expect(try CatalogNextLink.resolve(table + "?$skip=1", tableURL: capitals) == capitals + "?$skip=1")
         #expect(CatalogNextLink.overlapping(table + "?a=1&%24skip=100&b=2") == table + "?a=1&%24skip=99&b=2")
         #expect(CatalogNextLink.overlapping(table + "?$skiptoken=abc") == nil)
         #expect(CatalogNextLink.overlapping(table + "?$skip=0") == nil)

@@ -20,25 +20,26 @@ public enum CatalogNextLink {
         }
     }
 
-    /// The absolute URL `link` stands for, on the table at `tableURL` (`scheme://host[:port]/path`, no query).
+    /// The absolute URL `link` stands for, on the table at `tableURL` (`scheme://host[:port]/path`, no query): always
+    /// `tableURL` itself followed by the link's query.
     public static func resolve(_ link: String, tableURL: String) throws(Problem) -> String {
         let text = link.trimmingWhitespace()
         let table = split(tableURL)
-        if text.hasPrefix("?") { return table.origin + table.path + text }
+        if text.hasPrefix("?") { return tableURL + text }
         if text.contains("://") || text.hasPrefix("//") {
             let target = split(text.hasPrefix("//") ? table.scheme + ":" + text : text)
             guard target.scheme == table.scheme, normalized(target) == normalized(table) else {
                 throw .offBackend(link)
             }
             guard target.path == table.path else { throw .anotherPath(link) }
-            return table.origin + table.path + (target.query.map { "?" + $0 } ?? "")
+            return tableURL + (target.query.map { "?" + $0 } ?? "")
         }
         if text.hasPrefix("/") {
             let target = split(table.origin + text)
             guard target.path == table.path else { throw .anotherPath(link) }
-            return table.origin + table.path + (target.query.map { "?" + $0 } ?? "")
+            return tableURL + (target.query.map { "?" + $0 } ?? "")
         }
-        return table.origin + table.path + "?" + text
+        return tableURL + "?" + text
     }
 
     /// The same URL with its `$skip` one lower, so that the page it asks for starts with the last row already
