@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# A bounded libFuzzer pass over the advertisement decoders and the MHT reader (part of `make test`).
-# FUZZ_SECONDS (default 45) is split between the two targets. Each corpus grows in build/fuzz/<target>/corpus
-# between runs; seeds are in Tests/Fuzz/seeds and Tests/Fuzz/seeds-mht. A crash leaves its input in
+# A bounded libFuzzer pass over the advertisement decoders, the MHT reader and the JSON reader (part of `make test`).
+# FUZZ_SECONDS (default 45) is split between the three targets. Each corpus grows in build/fuzz/<target>/corpus
+# between runs; seeds are in Tests/Fuzz/seeds, Tests/Fuzz/seeds-mht and Tests/Fuzz/seeds-json. A crash leaves its input in
 # build/fuzz/<target>/ and fails the run: copy it into Tests/Fuzz/regressions/ (decoders) or
-# Tests/Fuzz/regressions-mht/ (MHT) so the unit tests replay it forever.
+# Tests/Fuzz/regressions-mht/ (MHT) so the unit tests replay it forever (a JSON crash: add it to JSONStringTests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 total="${FUZZ_SECONDS:-45}"
-mht_seconds=$(( total / 2 ))
-decoder_seconds=$(( total - mht_seconds ))
+mht_seconds=$(( total / 3 ))
+json_seconds=$(( total / 3 ))
+decoder_seconds=$(( total - mht_seconds - json_seconds ))
 out=build/fuzz
 
 # build NAME ENTRY SOURCES...: one fuzz binary from core sources plus its entry file.
@@ -39,6 +40,9 @@ run() {
 }
 
 build decoders Sources/FaroCore/Advertisement/*.swift Tests/Fuzz/DecoderFuzz.swift
-build mht Sources/FaroCore/Archive/*.swift Sources/FaroCore/Share/*.swift Sources/FaroCore/Text/Trimming.swift Sources/FaroCore/Text/UTF8Text.swift Tests/Fuzz/MHTFuzz.swift
+build mht Sources/FaroCore/Archive/*.swift Sources/FaroCore/Privacy/*.swift Sources/FaroCore/Text/*.swift \
+    Tests/Fuzz/MHTFuzz.swift
+build json Sources/FaroCore/Outbox/JSONValue.swift Sources/FaroCore/Text/*.swift Tests/Fuzz/JSONFuzz.swift
 run decoders "$decoder_seconds" Tests/Fuzz/seeds Tests/Fuzz/regressions
 run mht "$mht_seconds" Tests/Fuzz/seeds-mht Tests/Fuzz/regressions-mht
+run json "$json_seconds" Tests/Fuzz/seeds-json

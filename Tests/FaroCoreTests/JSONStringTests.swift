@@ -43,7 +43,17 @@ import Testing
             #expect(try JSONValue.parse(JSONString.literal(text)) == .string(text), "\(Array(text.unicodeScalars))")
         }
         // Outbox rows and faro-backend's replies write their strings through it.
-        #expect(OutboxJSON.object([("k\"", .string("v\n"))]) == #"{"k\"":"v\n"}"#)
+        #expect(JSONValue.object([("k\"", .string("v\n"))]).serialized == #"{"k\"":"v\n"}"#)
         #expect(JSONValue.object([("k", .string("\u{1}"))]).serialized == #"{"k":"\u0001"}"#)
+    }
+
+    @Test func commandsPrintSpacedJSONWithFractionsKept() throws {
+        let tick = JSONValue.object([
+            ("t", .rounded(12, decimals: 3)), ("d", .rounded(2.4149, decimals: 2)), ("n", .string(nil)),
+            ("l", .array([.integer(-59), .bool(true)])),
+        ])
+        #expect(tick.spaced == #"{"t": 12.0, "d": 2.41, "n": null, "l": [-59, true]}"#)
+        // What the commands print is JSON the reader takes back, values unchanged.
+        #expect(try JSONValue.parse(tick.spaced) == tick)
     }
 }

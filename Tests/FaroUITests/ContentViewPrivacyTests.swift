@@ -32,13 +32,12 @@ struct ContentViewPrivacyTests {
             folder = try TemporaryDirectory("faro-content-view")
             database = try FaroDatabase(path: folder.file("faro.sqlite3"))
             adapters = SiteAdapters(database: database, deviceID: ContentViewPrivacyTests.id)
-            let stores = DatabaseStores(database: database)
             let clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
             page = SitePage(
                 services: adapters,
                 useCases: FaroUseCases(
-                    profile: stores, outbox: stores, flags: stores, deviceID: ContentViewPrivacyTests.id,
-                    clock: clock),
+                    profile: ContactProfileAdapter(database: database), outbox: OutboxAdapter(database: database),
+                    flags: SiteFlagsAdapter(database: database), deviceID: ContentViewPrivacyTests.id, clock: clock),
                 clock: clock)
         }
 

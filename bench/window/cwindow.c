@@ -20,6 +20,7 @@
  * Run:   ./cwindow [--builder FILE]          (quits after the first frame)
  *        ./cwindow [--builder FILE] --stay   (stays open, for looking at it)
  *        ./cwindow-curl --pull URL           (quits after the first frame and the pull)
+ *        ./cwindow-curl --stay --pull URL    (pulls a second after start and stays open)
  */
 #include <gtk/gtk.h>
 #include <stdlib.h>
@@ -70,6 +71,15 @@ static void pull_catalog(const char *url) {
         fprintf(stderr, "cwindow: %s: %s, HTTP %ld, %zu bytes\n", url, curl_easy_strerror(result), status, bytes);
         exit(1);
     }
+}
+#endif
+
+#ifdef CWINDOW_CURL
+/* --stay --pull: the pull a second after start, and the window stays (bench/memory-steady). */
+static gboolean pull_once(gpointer data) {
+    (void)data;
+    pull_catalog(pull_url);
+    return G_SOURCE_REMOVE;
 }
 #endif
 
@@ -226,6 +236,9 @@ int main(int argc, char **argv) {
     gtk_container_add(GTK_CONTAINER(window), scrolled);
 
     if (!stay) g_signal_connect(window, "draw", G_CALLBACK(first_draw), NULL);
+#ifdef CWINDOW_CURL
+    if (stay && pull_url) g_timeout_add(1000, pull_once, NULL);
+#endif
     gtk_widget_show_all(window);
     gtk_main();
     return 0;

@@ -1,3 +1,13 @@
+/// The keys of `BeaconIdentity`'s table hash: random, drawn once per process (like `Hasher`'s own key).
+@usableFromInline
+enum IdentityHashKeys {
+    @usableFromInline
+    static let pair: (high: UInt64, low: UInt64) = {
+        var generator = SystemRandomNumberGenerator()
+        return (generator.next(), generator.next())
+    }()
+}
+
 /// The identity of one iBeacon: proximity UUID, major and minor. Two advertisements with the same identity are
 /// the same beacon for ranging and regions, whatever Bluetooth address carried them.
 public struct BeaconIdentity: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -13,11 +23,40 @@ public struct BeaconIdentity: Hashable, Comparable, Sendable, CustomStringConver
 
     public var description: String { "\(uuid) \(major)/\(minor)" }
 
-    /// The UUID's two halves and major/minor as one word.
+    /// The UUID's two halves and major/minor as one word. (Folding all of it into one word before the hasher would
+    /// let anyone in radio range craft UUIDs that collide whatever the hasher's key; Dictionary and Set use the
+    /// faster `_rawHashValue(seed:)` below anyway.)
     public func hash(into hasher: inout Hasher) {
         hasher.combine(uuid.high)
         hasher.combine(uuid.low)
         hasher.combine(UInt32(major) << 16 | UInt32(minor))
+    }
+
+    /// What `Dictionary` and `Set` hash an identity with (their keys' `_rawHashValue(seed:)`). The default runs
+    /// `Hasher` (a whole SipHash) per lookup, which was a fifth of the beacon session's time: ranging and regions
+    /// look an identity up for every advertisement, the list builder several times per row and tick.
+    ///
+    /// Instead: the UUID's halves, the first one keyed with the table's seed, multiplied into 128 bits and folded
+    /// back (wyhash's step: UUIDs a bit apart do not cancel out as they would if merely xored together), major
+    /// and minor added in, and MurmurHash3's 64-bit finalizer over it all, which carries every input bit into the
+    /// low bits a table's buckets use. Equal identities hash equally; for one UUID, different majors and minors
+    /// never collide here (both steps after the product are one-to-one).
+    ///
+    /// Both halves are keyed with `IdentityHashKeys`, random per process as `Hasher`'s own key is: with public
+    /// constants instead, a UUID whose low half cancels its constant would zero the product, and advertisements
+    /// crafted that way would all land in one bucket (every lookup linear, the window frozen).
+    @inlinable
+    public func _rawHashValue(seed: Int) -> Int {
+        let keys = IdentityHashKeys.pair
+        let keyed = uuid.high ^ UInt64(truncatingIfNeeded: seed) ^ keys.high
+        let product = keyed.multipliedFullWidth(by: uuid.low ^ keys.low)
+        var x = product.high ^ product.low ^ (UInt64(major) << 16 | UInt64(minor))
+        x ^= x >> 33
+        x &*= 0xFF51_AFD7_ED55_8CCD
+        x ^= x >> 33
+        x &*= 0xC4CE_B9FE_1A85_EC53
+        x ^= x >> 33
+        return Int(truncatingIfNeeded: x)
     }
 
     public static func < (a: BeaconIdentity, b: BeaconIdentity) -> Bool {

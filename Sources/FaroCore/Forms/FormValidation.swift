@@ -128,7 +128,7 @@ public enum FormRules {
 }
 
 /// "Mis datos de contacto": kept only on the device.
-public struct ContactDetails: Equatable, Sendable, Codable {
+public struct ContactDetails: Equatable, Sendable {
     public var nombre: String
     public var email: String
     public var telefono: String
@@ -151,8 +151,15 @@ public struct ContactDetails: Equatable, Sendable, Codable {
     }
 }
 
+extension ContactDetails {
+    /// Details exactly as they were stored (they were validated when saved).
+    public init(stored nombre: String, email: String, telefono: String, empresa: String) {
+        self.init(nombre: nombre, email: email, telefono: telefono, empresa: empresa)
+    }
+}
+
 /// "Registrar mi negocio": the row sent to the `interested` table.
-public struct BusinessRegistration: Equatable, Sendable, Codable {
+public struct BusinessRegistration: Equatable, Sendable {
     public var nombre: String
     public var email: String
     public var telefono: String

@@ -66,6 +66,29 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// JSON text with a space after each comma and colon, as Faro's commands print it (a stable contract). Fractions
+    /// keep their decimal point (`12.0`, `2.41`): round them first with `rounded(_:decimals:)`.
+    public var spaced: String {
+        switch self {
+        case .number(let d): return d.isFinite ? String(d) : "null"
+        case .array(let items): return "[" + items.map(\.spaced).joined(separator: ", ") + "]"
+        case .object(let members):
+            return "{" + members.map { JSONString.literal($0.0) + ": " + $0.1.spaced }.joined(separator: ", ") + "}"
+        default: return serialized
+        }
+    }
+
+    /// `value` rounded to `decimals` places, for output (`distance: 2.41`).
+    public static func rounded(_ value: Double, decimals: Int) -> JSONValue {
+        guard value.isFinite else { return .null }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return .number((value * scale).rounded() / scale)
+    }
+
+    /// A string, or null when there is none.
+    public static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+
     /// Why a text is not acceptable JSON, with the byte offset.
     public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
         public var offset: Int

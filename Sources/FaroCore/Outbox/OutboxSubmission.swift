@@ -34,7 +34,7 @@ public enum OutboxSubmission: Sendable, Equatable {
 
     /// The JSON object sent to the backend, with the row's client-generated `id` first.
     public func jsonBody(id: String) -> String {
-        var fields: [(String, OutboxJSON)] = [("id", .string(id))]
+        var fields: [(String, JSONValue)] = [("id", .string(id))]
         switch self {
         case .interested(let r):
             fields += [("nombre", .string(r.nombre)), ("email", .string(r.email)), ("telefono", .string(r.telefono))]
@@ -47,10 +47,10 @@ public enum OutboxSubmission: Sendable, Equatable {
         case .rateme(let site, let imei, let calificacion, let fechahora):
             fields += [
                 ("cliente", .string(site.cliente)), ("titulo", .string(site.titulo)), ("fechahora", .string(fechahora)),
-                ("imei", .string(imei)), ("calificacion", .integer(calificacion)),
+                ("imei", .string(imei)), ("calificacion", .integer(Int64(calificacion))),
             ]
         }
-        return OutboxJSON.object(fields)
+        return JSONValue.object(fields).serialized
     }
 
     /// A rating as the form allows it: an integer from 0 to 5.
@@ -59,7 +59,7 @@ public enum OutboxSubmission: Sendable, Equatable {
 
 /// The business and page a contact request or rating is about (the catalog's `cliente` and `titulo`), plus the
 /// microsite URL that identifies the site for the "sent"/"rated" flags.
-public struct SiteIdentity: Sendable, Equatable, Codable {
+public struct SiteIdentity: Sendable, Equatable {
     public var cliente: String
     public var titulo: String
     public var url: String
@@ -68,23 +68,5 @@ public struct SiteIdentity: Sendable, Equatable, Codable {
         self.cliente = cliente
         self.titulo = titulo
         self.url = url
-    }
-}
-
-/// The few JSON values outbox rows contain, written by hand so the field order is stable.
-public enum OutboxJSON: Sendable, Equatable {
-    case string(String)
-    case integer(Int)
-
-    var encoded: String {
-        switch self {
-        case .integer(let n): return String(n)
-        case .string(let s): return JSONString.literal(s)
-        }
-    }
-
-    /// A JSON object of `fields` in the given order.
-    public static func object(_ fields: [(String, OutboxJSON)]) -> String {
-        "{" + fields.map { JSONString.literal($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
     }
 }

@@ -1,5 +1,5 @@
 /// The backend tables Faro writes to through the outbox; the raw value is the default table name (docs/backend.md).
-public enum OutboxTable: String, Sendable, CaseIterable, Codable {
+public enum OutboxTable: String, Sendable, CaseIterable {
     /// "Registrar mi negocio" (§5).
     case interested
     /// "Enviar mis datos" (§9).
@@ -9,7 +9,7 @@ public enum OutboxTable: String, Sendable, CaseIterable, Codable {
 }
 
 /// Where one outbox row stands. A row is never removed by delivery: it ends `delivered` or `failed`.
-public enum OutboxRowState: String, Sendable, Codable {
+public enum OutboxRowState: String, Sendable {
     /// Waiting for (another) delivery attempt.
     case pending
     /// The backend holds the row (201, or 409 "already there").

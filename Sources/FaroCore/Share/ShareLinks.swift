@@ -33,7 +33,7 @@ public enum ShareLinks {
     public static func link(for target: ShareTarget, url: String, title: String? = nil) -> String {
         let shared = sharedURL(url)
         let u = PercentEncoding.encodeComponent(shared)
-        let titleText = title.map { $0.trimmingSpaces }.flatMap { $0.isEmpty ? nil : $0 }
+        let titleText = title.map { $0.trimming(charactersIn: " \t\n\r") }.flatMap { $0.isEmpty ? nil : $0 }
         let message = titleText.map { "\($0) \(shared)" } ?? shared
         switch target {
         case .copyLink:
@@ -63,16 +63,5 @@ public enum ShareLinks {
     /// Every target's link, in menu order.
     public static func all(url: String, title: String? = nil) -> [(target: ShareTarget, link: String)] {
         ShareTarget.allCases.map { ($0, link(for: $0, url: url, title: title)) }
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces, tabs and line breaks (no Foundation needed).
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
     }
 }

@@ -1,5 +1,4 @@
 import FaroCore
-import FoundationEssentials
 
 /// "Mis datos de contacto" (§8): one row, kept only on this device.
 public struct ContactProfileRepository {
@@ -10,13 +9,8 @@ public struct ContactProfileRepository {
             let r = try connection.query("SELECT nombre, email, telefono, empresa FROM contact_profile WHERE id = 1")
                 .first
         else { return nil }
-        let fields = [
-            "nombre": r[0].text ?? "", "email": r[1].text ?? "", "telefono": r[2].text ?? "",
-            "empresa": r[3].text ?? "",
-        ]
-        // Stored values were validated when saved; decoding keeps them exactly as stored.
-        guard let data = try? JSONEncoder().encode(fields) else { return nil }
-        return try? JSONDecoder().decode(ContactDetails.self, from: data)
+        return ContactDetails(
+            stored: r[0].text ?? "", email: r[1].text ?? "", telefono: r[2].text ?? "", empresa: r[3].text ?? "")
     }
 
     public func save(_ details: ContactDetails, now: Double) throws(StoreError) {

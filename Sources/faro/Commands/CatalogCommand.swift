@@ -110,12 +110,12 @@ enum CatalogCommand {
             let uuid = place.uuid?.description
             if json {
                 Output.line(
-                    JSON.object([
-                        ("uuid", uuid.map(JSONString.literal) ?? "null"), ("major", String(place.identity.major)),
-                        ("minor", String(place.identity.minor)), ("cliente", JSONString.literal(place.cliente)),
-                        ("titulo", JSONString.literal(place.titulo)), ("url", JSONString.literal(place.url)),
-                        ("updatedAt", JSONString.literal(place.updatedAt)),
-                    ]))
+                    JSONValue.object([
+                        ("uuid", .string(uuid)), ("major", .integer(Int64(place.identity.major))),
+                        ("minor", .integer(Int64(place.identity.minor))), ("cliente", .string(place.cliente)),
+                        ("titulo", .string(place.titulo)), ("url", .string(place.url)),
+                        ("updatedAt", .string(place.updatedAt)),
+                    ]).spaced)
             } else {
                 Output.line(
                     [

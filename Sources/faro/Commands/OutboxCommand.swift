@@ -104,20 +104,18 @@ enum OutboxCommand {
         }
         if json {
             let items = rows.map { r in
-                JSON.object([
-                    ("id", JSONString.literal(r.id)), ("table", JSONString.literal(r.table.rawValue)),
-                    ("state", JSONString.literal(r.state.rawValue)),
-                    ("attempts", String(r.attempts)),
-                    ("created_at", JSONString.literal(Fechahora.format(secondsSince1970: r.createdAt))),
-                    ("last_error", r.lastError.map { JSONString.literal($0) } ?? "null"),
-                    ("backend", r.backend.map { JSONString.literal($0) } ?? "null"),
+                JSONValue.object([
+                    ("id", .string(r.id)), ("table", .string(r.table.rawValue)), ("state", .string(r.state.rawValue)),
+                    ("attempts", .integer(Int64(r.attempts))),
+                    ("created_at", .string(Fechahora.format(secondsSince1970: r.createdAt))),
+                    ("last_error", .string(r.lastError)), ("backend", .string(r.backend)),
                 ])
             }
             Output.line(
-                JSON.object([
-                    ("pending", String(counts.pending)), ("failed", String(counts.failed)),
-                    ("rows", "[" + items.joined(separator: ", ") + "]"),
-                ]))
+                JSONValue.object([
+                    ("pending", .integer(Int64(counts.pending))), ("failed", .integer(Int64(counts.failed))),
+                    ("rows", .array(items)),
+                ]).spaced)
             return
         }
         Output.line("pending: \(counts.pending)  failed: \(counts.failed)  delivered: \(counts.delivered)")
@@ -172,7 +170,7 @@ enum OutboxCommand {
             let reason = status?.lastProblem ?? "the backend did not answer in time"
             throw CommandFailure(
                 description:
-                    "\(pendingHere) row(s) still pending after \(JSON.number(timeout, decimals: 1)) s: \(reason)")
+                    "\(pendingHere) row(s) still pending after \(String(cFormat: "%.1f", timeout)) s: \(reason)")
         }
         if !elsewhere.isEmpty {
             let others = Set(elsewhere.compactMap(\.backend)).sorted().joined(separator: ", ")

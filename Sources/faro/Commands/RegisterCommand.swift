@@ -43,11 +43,11 @@ enum RegisterCommand {
         let backend = try args.option("--backend")
         try args.finish()
         let database = try OutboxStoreAccess.open()
-        let stores = DatabaseStores(database: database)
+        let outbox = OutboxAdapter(database: database)
         // The row is queued for the configured backend (or for whichever delivers it when none is set yet). Only
         // the URL is needed: the key is read when the row is sent, so a locked keyring does not stop the queueing.
-        stores.backend = try BackendSettings.resolve(option: backend, database: database, readAppKey: false)?.baseURL
-        let register = RegisterBusiness(outbox: stores, clock: { SystemOutboxClock().now() })
+        outbox.backend = try BackendSettings.resolve(option: backend, database: database, readAppKey: false)?.baseURL
+        let register = RegisterBusiness(outbox: outbox, clock: { SystemOutboxClock().now() })
         let id: String
         do throws(FormSubmissionError) {
             id = try register(nombre: nombre, email: email, telefono: telefono)

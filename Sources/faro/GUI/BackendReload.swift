@@ -19,7 +19,7 @@ final class BackendReload {
     /// Whether a reload has applied its configuration since the start: the start's key read, if it comes after,
     /// is older than what the reload read.
     private var reloaded = false
-    private let stores: DatabaseStores
+    private let outbox: OutboxAdapter
     private let catalog: CatalogService
     private let databasePath: String
     private let syncSettings: CatalogSyncSettings
@@ -37,12 +37,12 @@ final class BackendReload {
     let appKeyStatus = AppKeyStatus()
 
     init(
-        current: BackendConfiguration?, stores: DatabaseStores, catalog: CatalogService, databasePath: String,
+        current: BackendConfiguration?, outbox: OutboxAdapter, catalog: CatalogService, databasePath: String,
         syncSettings: CatalogSyncSettings, resolve: @escaping () throws -> BackendConfiguration?,
         keyReading: (() -> AppKeyReading)?
     ) {
         self.current = current
-        self.stores = stores
+        self.outbox = outbox
         self.catalog = catalog
         self.databasePath = databasePath
         self.syncSettings = syncSettings
@@ -122,7 +122,7 @@ final class BackendReload {
         reloaded = true
         guard fresh != current else { return }
         current = fresh
-        stores.backend = fresh?.baseURL
+        outbox.backend = fresh?.baseURL
         if let fresh { deliver(with: fresh) }
         catalog.configurationChanged(
             makeSyncer: GUICommand.syncerFactory(fresh, databasePath: databasePath, settings: syncSettings))
@@ -141,12 +141,12 @@ final class BackendReload {
     /// The outbox delivers with `configuration` from now on: the running deliverer takes it (and tries rows
     /// waiting on a refused key again), or one is started.
     private func deliver(with configuration: BackendConfiguration) {
-        if let deliverer = stores.deliverer {
+        if let deliverer = outbox.deliverer {
             deliverer.updateConfiguration(configuration)
         } else {
             let deliverer = OutboxDeliverer(databasePath: databasePath, configuration: configuration)
             deliverer.start()
-            stores.deliverer = deliverer
+            outbox.deliverer = deliverer
         }
     }
 }

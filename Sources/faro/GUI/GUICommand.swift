@@ -41,7 +41,7 @@ enum GUICommand {
         let demoProfile = demo ? try DemoProfile.create() : nil
         defer { demoProfile?.remove() }
         let database = try FaroDatabase(path: FaroDatabase.defaultPath())
-        let stores = DatabaseStores(database: database)
+        let outbox = OutboxAdapter(database: database)
         let settings: any SettingsStore
         let opened = SettingsAccess.open(database: database)
         switch opened {
@@ -50,7 +50,7 @@ enum GUICommand {
             // Without the schema (an uninstalled build with no compiled schemas) the window still works; what it
             // would have kept in GSettings lasts for this run only.
             Output.error("faro: \(error); settings changed in this run are kept in Faro's database")
-            settings = stores
+            settings = DatabaseSettingsAdapter(database: database)
         }
 
         var demoBackend: DemoBackend?
@@ -66,11 +66,11 @@ enum GUICommand {
         let configuration = try BackendSettings.resolve(
             option: backendURL, database: database, opened: opened, readAppKey: false)
         let appKey = readAppKey && configuration != nil && configuration?.appKey == nil ? AppKeyReading() : nil
-        stores.backend = configuration?.baseURL
+        outbox.backend = configuration?.baseURL
         let deliverer = configuration.flatMap { configuration in
             appKey == nil ? OutboxDeliverer(databasePath: database.path, configuration: configuration) : nil
         }
-        stores.deliverer = deliverer
+        outbox.deliverer = deliverer
         if sourceName == nil {
             sourceName = (try? BlueZSource.isServiceRunning().get()) == true ? "bluez" : "demo"
         }
@@ -95,9 +95,10 @@ enum GUICommand {
         var environment = GUIEnvironment(
             makeSource: makeSource, places: catalog.directory, settings: settings,
             useCases: FaroUseCases(
-                profile: stores, outbox: stores, flags: stores, deviceID: deviceID, clock: wallClock),
+                profile: ContactProfileAdapter(database: database), outbox: outbox,
+                flags: SiteFlagsAdapter(database: database), deviceID: deviceID, clock: wallClock),
             deviceID: deviceID, machineClock: { MonotonicClock().now() }, wallClock: wallClock, tray: !noTray)
-        environment.outbox = stores
+        environment.outbox = outbox
         environment.connection = catalog.directory
         environment.uniqueInstance = demoProfile == nil
         environment.appID = InstalledAppID.resolve()
@@ -109,7 +110,7 @@ enum GUICommand {
         // The backend's URL, tables or app key changed while the window runs (`faro app-key set`, `gsettings set`,
         // or Reintentar after the key was refused): the outbox and the catalog carry on with the new configuration.
         let backend = BackendReload(
-            current: configuration, stores: stores, catalog: catalog.service, databasePath: database.path,
+            current: configuration, outbox: outbox, catalog: catalog.service, databasePath: database.path,
             syncSettings: catalog.settings,
             resolve: {
                 try BackendSettings.resolve(option: backendURL, database: database, opened: opened, readAppKey: false)
@@ -141,14 +142,14 @@ enum GUICommand {
                 guard available else { return }
                 FaroApplication.performOnMain {
                     directory.reconnect()
-                    stores.deliverer?.retryNow()
+                    outbox.deliverer?.retryNow()
                 }
             }
         }
         let status = FaroApplication(environment: environment).run(service: service, background: background)
         network?.stop()
         catalog.service.stop(timeout: 5)
-        stores.deliverer?.stop(timeout: 5)
+        outbox.deliverer?.stop(timeout: 5)
         demoBackend?.stop()
         return status
     }

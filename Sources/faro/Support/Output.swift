@@ -3,58 +3,43 @@ import FaroCore
 import FoundationEssentials
 import Glibc
 
-/// The small JSON this tool prints, written by hand so that key order and number format are a stable contract.
+/// What `faro decode`, `faro range --json` and `faro scan --json` print: FaroCore's `JSONValue` written `spaced`, with
+/// key order and number format as the stable contract (docs/cli.md).
 enum JSON {
-    /// A number with at most `decimals` decimals, always with at least one (`12.0`).
-    static func number(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return "null" }
-        var text = String(cFormat: "%.\(decimals)f", value)
-        while text.hasSuffix("0"), let dot = text.firstIndex(of: "."),
-            text.index(after: dot) < text.index(before: text.endIndex)
-        {
-            text.removeLast()
-        }
-        return text
-    }
-
-    static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(JSONString.literal($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
-    }
-
     /// One decoded iBeacon as `faro decode` prints it.
     static func decoded(_ s: DecodedBeacon) -> String {
-        var fields: [(String, String)] = [
-            ("uuid", JSONString.literal(s.beacon.uuid.description)),
-            ("major", String(s.beacon.major)),
-            ("minor", String(s.beacon.minor)),
-            ("tx_power", String(s.beacon.measuredPower)),
+        var fields: [(String, JSONValue)] = [
+            ("uuid", .string(s.beacon.uuid.description)),
+            ("major", .integer(Int64(s.beacon.major))),
+            ("minor", .integer(Int64(s.beacon.minor))),
+            ("tx_power", .integer(Int64(s.beacon.measuredPower))),
         ]
-        if let address = s.address { fields.append(("address", JSONString.literal(address.description))) }
-        if s.address != nil { fields.append(("rssi", s.rssi.map { String($0) } ?? "null")) }
-        return object(fields)
+        if let address = s.address { fields.append(("address", .string(address.description))) }
+        if s.address != nil { fields.append(("rssi", s.rssi.map { .integer(Int64($0)) } ?? .null)) }
+        return JSONValue.object(fields).spaced
     }
 
     /// One ranging tick as `faro range --json` and `faro scan --json` print it.
     static func tick(_ snapshot: RangingSnapshot, time: Double) -> String {
         let beacons = snapshot.beacons.map { b in
-            object([
-                ("uuid", JSONString.literal(b.identity.uuid.description)),
-                ("major", String(b.identity.major)),
-                ("minor", String(b.identity.minor)),
-                ("address", JSONString.literal(b.address.description)),
-                ("rssi", String(b.rssi)),
-                ("distance", b.distance.map { number($0, decimals: 2) } ?? "null"),
-                ("proximity", JSONString.literal(b.proximity.rawValue)),
+            JSONValue.object([
+                ("uuid", .string(b.identity.uuid.description)),
+                ("major", .integer(Int64(b.identity.major))),
+                ("minor", .integer(Int64(b.identity.minor))),
+                ("address", .string(b.address.description)),
+                ("rssi", .integer(Int64(b.rssi))),
+                ("distance", b.distance.map { JSONValue.rounded($0, decimals: 2) } ?? .null),
+                ("proximity", .string(b.proximity.rawValue)),
             ])
         }
-        return object([("t", number(time, decimals: 3)), ("beacons", "[" + beacons.joined(separator: ", ") + "]")])
+        return JSONValue.object([("t", .rounded(time, decimals: 3)), ("beacons", .array(beacons))]).spaced
     }
 }
 
 /// The human-readable ranging table.
 enum Table {
     static func tick(_ snapshot: RangingSnapshot, time: Double) -> String {
-        var lines = ["t=\(JSON.number(time, decimals: 3))s  \(snapshot.beacons.count) beacon(s) in range"]
+        var lines = ["t=\(JSONValue.rounded(time, decimals: 3).spaced)s  \(snapshot.beacons.count) beacon(s) in range"]
         for b in snapshot.beacons {
             let distance = b.distance.map { "≈ " + String(cFormat: "%.1f", $0) + " m" } ?? "? m"
             let id = "\(b.identity.uuid)  \(b.identity.major)/\(b.identity.minor)"

@@ -52,7 +52,7 @@ public enum AppSpecificID {
 
     /// The 16 bytes of a machine-id file's content: 32 hex digits (dashes tolerated), trailing newline allowed.
     public static func parseMachineID(_ text: String) throws(MachineIDError) -> [UInt8] {
-        let trimmed = text.trimmingSpaces
+        let trimmed = text.trimming(charactersIn: " \t\n\r")
         if trimmed == "uninitialized" { throw .uninitialized }
         let digits = trimmed.filter { $0 != "-" }
         guard digits.utf8.count == 32, digits.utf8.allSatisfy({ PercentEncoding.hexValue($0) != nil }) else {

@@ -1,18 +1,14 @@
-import Dispatch
 import FaroApp
 import FaroCore
 import FaroGLib
 import FaroNet
 import FaroStore
 import FoundationEssentials
-import Glibc
 
-/// Faro's one SQLite database behind FaroApp's ports: contact details, the outbox, per-site flags and settings.
-/// The window uses it on the main thread only (each write is a short local transaction); delivery runs on the
-/// deliverer's own thread with its own connection. `faro register` uses it from the terminal.
-final class DatabaseStores: ContactProfileStore, OutboxWriter, SiteFlags, SettingsStore, OutboxMonitor,
-    @unchecked Sendable
-{
+/// The outbox in Faro's database behind FaroApp's `OutboxWriter` (rows committed by the forms and `faro register`)
+/// and `OutboxMonitor` (the window's line and panel). The window uses it on the main thread only (each write is a
+/// short local transaction); delivery runs on the deliverer's own thread with its own connection.
+final class OutboxAdapter: OutboxWriter, OutboxMonitor, @unchecked Sendable {
     let database: FaroDatabase
     /// Woken after each commit so it is delivered at once when the backend is reachable.
     var deliverer: OutboxDeliverer? {
@@ -26,14 +22,6 @@ final class DatabaseStores: ContactProfileStore, OutboxWriter, SiteFlags, Settin
 
     init(database: FaroDatabase) { self.database = database }
 
-    func loadContactDetails() throws(StorageFailure) -> ContactDetails? {
-        do { return try database.contactProfile.load() } catch { throw StorageFailure(error.description) }
-    }
-
-    func saveContactDetails(_ details: ContactDetails, at time: Double) throws(StorageFailure) {
-        do { try database.contactProfile.save(details, now: time) } catch { throw StorageFailure(error.description) }
-    }
-
     func commit(_ submission: OutboxSubmission, at time: Double, marking site: String?) throws(StorageFailure)
         -> String
     {
@@ -46,20 +34,6 @@ final class DatabaseStores: ContactProfileStore, OutboxWriter, SiteFlags, Settin
         deliverer?.wake()
         return row.id
     }
-
-    func contactSent(to url: String) throws(StorageFailure) -> Bool {
-        do { return try database.siteState.state(url: url).contactSentAt != nil } catch {
-            throw StorageFailure(error.description)
-        }
-    }
-
-    func rating(of url: String) throws(StorageFailure) -> Int? {
-        do { return try database.siteState.state(url: url).rating } catch { throw StorageFailure(error.description) }
-    }
-
-    func string(_ key: String) -> String? { (try? database.settings.value(key)) ?? nil }
-
-    func setString(_ key: String, _ value: String?) { try? database.settings.set(key, value) }
 
     var state: OutboxState? {
         guard let status = deliverer?.status, let counts = status.counts else { return nil }
