@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times beacontools' packet parser on the `make bench` corpus and prints the same two lines as `faro bench decode`.
+"""Times beacontools' packet parser on the `make bench` corpus and prints the same two lines as `faro-bench decode`.
 
     .venv-bench/bin/python bench/beacontools_decode.py FILE [--limit N] [--repeat R] [--show-differences]
 

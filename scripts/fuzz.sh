@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# A bounded libFuzzer pass over the advertisement decoders, the MHT reader and the JSON reader (part of `make test`).
-# FUZZ_SECONDS (default 45) is split between the three targets. Each corpus grows in build/fuzz/<target>/corpus
-# between runs; seeds are in Tests/Fuzz/seeds, Tests/Fuzz/seeds-mht and Tests/Fuzz/seeds-json. A crash leaves its input in
+# A bounded libFuzzer pass over the advertisement decoders, the MHT reader, the JSON reader and the page charset step
+# (part of `make test`). FUZZ_SECONDS (default 45) is split between the four targets. Each corpus grows in
+# build/fuzz/<target>/corpus between runs; seeds are in Tests/Fuzz/seeds, Tests/Fuzz/seeds-mht, Tests/Fuzz/seeds-json
+# and Tests/Fuzz/seeds-charset (whose first byte picks the declared charset). A crash leaves its input in
 # build/fuzz/<target>/ and fails the run: copy it into Tests/Fuzz/regressions/ (decoders) or
-# Tests/Fuzz/regressions-mht/ (MHT) so the unit tests replay it forever (a JSON crash: add it to JSONStringTests).
+# Tests/Fuzz/regressions-mht/ (MHT) so the unit tests replay it forever (a JSON crash: add it to JSONStringTests; a
+# charset one: to Tests/FaroWebTests/PageReadingTests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 total="${FUZZ_SECONDS:-45}"
 mht_seconds=$(( total / 3 ))
 json_seconds=$(( total / 3 ))
-decoder_seconds=$(( total - mht_seconds - json_seconds ))
+charset_seconds=$(( total / 6 ))
+decoder_seconds=$(( total - mht_seconds - json_seconds - charset_seconds ))
 out=build/fuzz
 
 # build NAME ENTRY SOURCES...: one fuzz binary from core sources plus its entry file.
@@ -43,6 +46,11 @@ build decoders Sources/FaroCore/Advertisement/*.swift Tests/Fuzz/DecoderFuzz.swi
 build mht Sources/FaroCore/Archive/*.swift Sources/FaroCore/Privacy/*.swift Sources/FaroCore/Text/*.swift \
     Tests/Fuzz/MHTFuzz.swift
 build json Sources/FaroCore/Outbox/JSONValue.swift Sources/FaroCore/Text/*.swift Tests/Fuzz/JSONFuzz.swift
+# HTMLEncoding.swift is FaroWeb's: compiled here in one module with the FaroCore text helpers it uses.
+mkdir -p "$out/charset/src"
+sed '/^import FaroCore$/d' Sources/FaroWeb/HTML/HTMLEncoding.swift > "$out/charset/src/HTMLEncoding.swift"
+build charset Sources/FaroCore/Text/*.swift "$out/charset/src/HTMLEncoding.swift" Tests/Fuzz/CharsetFuzz.swift
 run decoders "$decoder_seconds" Tests/Fuzz/seeds Tests/Fuzz/regressions
 run mht "$mht_seconds" Tests/Fuzz/seeds-mht Tests/Fuzz/regressions-mht
 run json "$json_seconds" Tests/Fuzz/seeds-json
+run charset "$charset_seconds" Tests/Fuzz/seeds-charset

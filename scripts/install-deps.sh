@@ -10,10 +10,11 @@ build=(pkg-config libgtk-3-dev libnotify-dev libbluetooth-dev libsqlite3-dev lib
        libsoup-3.0-dev libglib2.0-dev libglib2.0-dev-bin libglib2.0-bin libqrencode-dev libayatana-appindicator3-dev
        libsecret-1-dev meson ninja-build gettext bash-completion debhelper dpkg-dev fakeroot)
 # Tests: real peers and tools (private D-Bus + dbusmock, a headless X server, AT-SPI, validators, a Secret Service,
-# the package checker, man, openssl for the HTTPS peer's certificates) and the bench's venv.
+# the package checker, man, openssl for the HTTPS peer's certificates), the bench's venv, and the text browsers the
+# reader benchmark compares with (w3m, lynx).
 test=(dbus dbus-x11 python3 python3-dbusmock python3-venv xvfb x11-utils at-spi2-core python3-dogtail imagemagick
       desktop-file-utils appstream locales sqlite3 curl chromium libxml2-utils systemd gnome-keyring libsecret-tools
-      lintian man-db groff-base openssl)
+      lintian man-db groff-base openssl w3m lynx)
 
 wanted=("${build[@]}")
 case "${1:-all}" in

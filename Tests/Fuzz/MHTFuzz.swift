@@ -1,6 +1,6 @@
 // libFuzzer entry point for the MHT reader and its MIME pieces. Built by scripts/fuzz.sh together with
-// Sources/FaroCore/Archive/*.swift and Sources/FaroCore/Share/DeviceIDURL.swift into one module
-// (`swiftc -sanitize=fuzzer,address`).
+// Sources/FaroCore/Archive/*.swift, Sources/FaroCore/Privacy/*.swift and Sources/FaroCore/Text/*.swift into one
+// module (`swiftc -sanitize=fuzzer,address`).
 //
 // The first input byte picks what is fuzzed (0 whole archives, 1 quoted-printable, 2 base64, 3 writer → reader round
 // trip, 4 header values and encoded words); the rest is the input. Besides "no crash, no out-of-bounds read", it

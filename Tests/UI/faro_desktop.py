@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""What the desktop sees of a running Faro, for the monitoring tests (Tests/FaroUITests/MonitoringTests.swift).
+"""What the desktop sees of a running Faro, for the monitoring tests (Tests/WindowEndToEndTests/BackgroundMonitoringTests.swift).
 
 Each command attaches to what is already running on $DISPLAY and the session bus ($DBUS_SESSION_BUS_ADDRESS),
 prints one JSON value on stdout and exits 0, or prints the reason on stderr and exits 1.

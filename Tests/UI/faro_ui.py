@@ -2,7 +2,7 @@
 """Drives the real Faro window through AT-SPI (dogtail), as a user would, and takes screenshots.
 
 Run by Tests/UI/run-scenario.sh inside a private X server and session bus; started by the Swift UI tests
-(Tests/FaroUITests). Prints `OK <scenario> ...` lines on success; any failure raises and exits non-zero with the
+(Tests/WindowEndToEndTests). Prints `OK <scenario> ...` lines on success; any failure raises and exits non-zero with the
 reason. Environment: FARO (the faro binary), FARO_ARGS (its GUI arguments), SHOTS (screenshot folder), FARO_LANG
 (es|en), plus XDG_* folders for the app's data; FARO_UI_OPENED (the file where the test's stand-in browser writes
 the URLs it is given), FARO_UI_EXPORT_TO (where "export" saves), FARO_UI_LINGER (seconds to keep the app running
@@ -348,7 +348,52 @@ def scenario_export(app, window):
     print(f"OK export-written {target} {os.path.getsize(target)}", flush=True)
 
 
-SCENARIOS = {"links": scenario_links, "export": scenario_export,
+JAVASCRIPT = {"en": ("This site needs JavaScript to show in full", "Open in browser", "history"),
+              "es": ("Este sitio necesita JavaScript para mostrarse completo", "Abrir en el navegador",
+                     "historial")}[LANG]
+
+
+def javascript_line(window):
+    """The line that says the page needs JavaScript, and its button, when both are showing."""
+    labels = window.findChildren(lambda n: n.roleName == "label" and n.name == JAVASCRIPT[0] and n.showing)
+    buttons = window.findChildren(lambda n: n.roleName == "push button" and n.name == JAVASCRIPT[1] and n.showing)
+    return (labels[0], buttons[0]) if labels and buttons else None
+
+
+def scenario_javascript(app, window):
+    """A framework page with a <noscript> (the café) shows the noscript's text and the JavaScript line; its button
+    hands the site to the browser. Then a page that is all script (the bakery): the line again, not an empty view."""
+    view = open_first_site(app, window, "Café La Parroquia")
+    label, button = wait_for("the JavaScript line", lambda: javascript_line(window))
+    if "Necesitas habilitar JavaScript para ver este sitio." not in view.text:
+        fail(f"the <noscript> text is not shown: {view.text!r}")
+    if JAVASCRIPT[2] not in (button.description or ""):
+        fail(f"the button does not say why the device id is left out: {button.description!r}")
+    screenshot(window, f"javascript-{LANG}")
+    print(f"OK javascript-line {label.name!r} {button.name!r}", flush=True)
+    press(button)
+    wait_for("the site handed to the browser", lambda: len(opened_urls()) >= 1, timeout=20)
+    print(f"OK javascript-open {opened_urls()[0]}", flush=True)
+    press(window.child(name=TEXT["save_page"], roleName="push button"))
+    wait_for("the page to be saved", lambda: window.child(name=TEXT["saved_ok"], roleName="label"), timeout=30)
+    press(window.child(name=TEXT["back"], roleName="push button"))
+    view = open_first_site(app, window, "Panadería Santa Clara")
+    wait_for("the JavaScript line on the all-script page", lambda: javascript_line(window))
+    print(f"OK javascript-all-script {view.text.strip()!r}", flush=True)
+    # The saved café (Guardados) shows what the view showed: the noscript text and the line, whose button opens
+    # the address it was saved from.
+    press(saved_page_button(window, TEXT["open_prefix"], "the saved café's open button"))
+    wait_for("the saved copy's heading", lambda: window.findChildren(
+        lambda n: n.roleName == "label" and (n.name or "").endswith(TEXT["saved_copy"])))
+    view = wait_for("the saved copy's text", lambda: (v := content_view(window)) and
+                    "Necesitas habilitar JavaScript" in v.text and v)
+    label, button = wait_for("the JavaScript line on the saved copy", lambda: javascript_line(window))
+    press(button)
+    wait_for("the saved site handed to the browser", lambda: len(opened_urls()) >= 2, timeout=20)
+    print(f"OK javascript-saved {opened_urls()[1]}", flush=True)
+
+
+SCENARIOS = {"javascript": scenario_javascript, "links": scenario_links, "export": scenario_export,
              "share": scenario_share, "about": scenario_about, "site": scenario_site, "send-details": scenario_send_details, "saved": scenario_saved,"beacons": scenario_beacons, "contact": scenario_contact, "register": scenario_register}
 
 

@@ -8,7 +8,7 @@ mnemonics dropped ("_Save page" is shown as "Save page"), "%@" standing for any 
 matching as a prefix (the code appends the details).
 
 Run by Tests/UI/with-display.sh (a private X server and session bus) with FARO_LANG=es; started by
-Tests/FaroUITests/SpanishWalkTests.swift. Environment as for faro_ui.py (FARO, FARO_ARGS, XDG_* folders), plus
+Tests/WindowEndToEndTests/SpanishWalkTests.swift. Environment as for faro_ui.py (FARO, FARO_ARGS, XDG_* folders), plus
 FARO_PO (the catalog). Prints `VIEW <name> <n>` per view walked, `ENGLISH <view> <role> <what>: <text>` per finding,
 then `OK spanish-walk …` or `FAIL …`.
 """

@@ -13,9 +13,12 @@ struct WindowTests {
         var process: ChildProcess { backend.child }
         let folder: TemporaryDirectory
 
-        init(_ faults: [String] = []) throws {
+        /// `data` is the folder with the demo catalog and microsites (the source tree's `data/` unless a test gives
+        /// its own).
+        init(_ faults: [String] = [], data: String = Paths.data) throws {
             folder = try TemporaryDirectory("faro-ui-backend")
-            backend = try BackendProcess(["--database", folder.file("backend.sqlite3"), "--debug"] + faults)
+            backend = try BackendProcess(
+                ["--database", folder.file("backend.sqlite3"), "--data", data, "--debug"] + faults)
         }
 
         /// Every microsite request the backend received, with its headers.

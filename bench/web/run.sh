@@ -19,7 +19,7 @@
 #   4. The content view opening a page with a 30000x30000 PNG and 200 more images (bench/web/images.sh, its own
 #      lines): no main-loop stall over 50 ms, peak memory under 150 MB.
 #
-# Environment: FARO_BIN_DIR; WEB_IMAGES=0 skips part 4; WEB_ROUNDS (default 15: fetch rounds, 5 for save and the 1 MB read);
+# Environment: FARO_BIN_DIR; WEB_IMAGES=0 skips part 4; WEB_ONLY_READ=1 runs part 3 alone (bench/reader uses it); WEB_ROUNDS (default 15: fetch rounds, 5 for save and the 1 MB read);
 #              BENCH_OUT (default bench-out).
 # Prints key=value lines:
 #   web_fetch_faro_ms=… web_fetch_curl_ms=… web_fetch_ratio=… web_fetch_goal_1_1x=yes|no
@@ -110,6 +110,7 @@ timing() { grep -o "$1 [0-9.]* ms" | head -n 1 | awk '{ print $2 }'; }
 # 1. Fresh fetch.
 start_backend fetch ""
 PAGE="$URL/sitios/cafe/"
+if [ "${WEB_ONLY_READ:-0}" != 1 ]; then
 : >"$OUT/faro-fetch.txt"; : >"$OUT/faro-setup.txt"; : >"$OUT/curl-fetch.txt"; : >"$OUT/faro-process.txt"; : >"$OUT/curl-process.txt"
 curl -s -o /dev/null "$PAGE?imei=$DEVICE_ID"  # warm up the server
 for _ in $(seq 1 "$ROUNDS"); do
@@ -133,6 +134,7 @@ echo "web_fetch_faro_ms=$faro_fetch web_fetch_curl_ms=$curl_fetch web_fetch_rati
     "web_fetch_goal_1_1x=$(awk -v r="$fetch_ratio" 'BEGIN { print (r <= 1.1 ? "yes" : "no") }')"
 echo "web_fetch_faro_with_setup_ms=$(median <"$OUT/faro-setup.txt") web_fetch_faro_process_ms=$(median <"$OUT/faro-process.txt")" \
     "web_fetch_curl_process_ms=$(median <"$OUT/curl-process.txt")"
+fi
 
 # 3. The 1 MB page (same fast server).
 BIG_FILE="$OUT/data/demo/sites/grande/index.html"
@@ -152,6 +154,8 @@ xmllint_ms="$(median <"$OUT/xmllint.txt")"
 read_ratio="$(awk -v a="$faro_read" -v b="$xmllint_ms" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "n/a" }')"
 echo "web_read_1mb_bytes=$(wc -c <"$BIG_FILE") web_read_1mb_faro_parse_ms=$faro_parse web_read_1mb_faro_total_ms=$faro_read" \
     "web_read_1mb_xmllint_ms=$xmllint_ms web_read_1mb_ratio=$read_ratio"
+
+[ "${WEB_ONLY_READ:-0}" = 1 ] && exit 0
 
 # 2. Save with 30 resources from a server that adds 50 ms to every request.
 start_backend slow "FARO_BACKEND_SITE_LATENCY_MS=50"

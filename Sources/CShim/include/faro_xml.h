@@ -11,10 +11,19 @@ typedef struct faro_xml_attribute faro_xml_attribute;
 /// What a node is, as the reader sees it (CDATA counts as text; comments, processing instructions… as other).
 typedef enum { FARO_XML_OTHER = 0, FARO_XML_ELEMENT = 1, FARO_XML_TEXT = 2 } faro_xml_kind;
 
+/// The messages libxml2 gave during one parse: how many, and the first one on one line.
+typedef struct {
+    int count;
+    char first[256];
+} faro_xml_messages;
+
 /// libxml2's htmlReadMemory with the reader's options: recover from broken markup, print no error or warning, never
-/// touch the network, compact small text nodes. `encoding` NULL lets libxml2 detect it. NULL when libxml2 finds no
-/// document, or could not be loaded (faro_xml_load_error says why). Free the document with faro_xml_free_document.
-faro_xml_document *faro_html_read_memory(const char *bytes, int count, const char *url, const char *encoding);
+/// touch the network, compact small text nodes. `encoding` NULL lets libxml2 detect it; "UTF-8" also makes it ignore
+/// the page's own <meta charset> (the caller decoded the page). libxml2's messages during the parse are counted
+/// into `messages` (may be NULL), never printed. NULL when libxml2 finds no document, or could not be loaded
+/// (faro_xml_load_error says why). Free the document with faro_xml_free_document.
+faro_xml_document *faro_html_read_memory(const char *bytes, int count, const char *url, const char *encoding,
+                                         faro_xml_messages *messages);
 void faro_xml_free_document(faro_xml_document *document);
 /// The document's root element, or NULL.
 faro_xml_node *faro_xml_root(faro_xml_document *document);

@@ -4,10 +4,14 @@
 public struct ReadableDocument: Sendable, Equatable {
     public var title: String?
     public var blocks: [Block]
+    /// Why the page seems to need JavaScript to show its content (Faro runs none), or nil: the content view and
+    /// `faro page` then say so, with a way to open the page in a browser (docs/reading-pages.md).
+    public var needsJavaScript: JavaScriptNeed?
 
-    public init(title: String? = nil, blocks: [Block] = []) {
+    public init(title: String? = nil, blocks: [Block] = [], needsJavaScript: JavaScriptNeed? = nil) {
         self.title = title
         self.blocks = blocks
+        self.needsJavaScript = needsJavaScript
     }
 
     /// Every image reference in the document, in order, without duplicates.
@@ -37,6 +41,25 @@ public struct ReadableDocument: Sendable, Equatable {
         }
         visit(blocks)
         return out
+    }
+}
+
+/// The sign that a page builds its content with scripts, which Faro never runs.
+public enum JavaScriptNeed: Sendable, Equatable {
+    /// A visible `<noscript>` asks for JavaScript.
+    case noscriptAsksForIt
+    /// An element a script fills (`<div id="root"></div>`, `<app-root>`) is empty, and the page has little text.
+    case emptyScriptRoot(String)
+    /// The page runs scripts and has (almost) no readable text of its own.
+    case littleText
+
+    /// One line for the debug log.
+    public var reason: String {
+        switch self {
+        case .noscriptAsksForIt: return "a <noscript> asks for JavaScript"
+        case .emptyScriptRoot(let id): return "the script-filled element \(id) is empty"
+        case .littleText: return "the page has scripts and almost no text"
+        }
     }
 }
 

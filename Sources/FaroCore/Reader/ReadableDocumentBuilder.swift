@@ -16,8 +16,10 @@ public struct ReaderLimits: Sendable, Equatable {
 }
 
 /// Turns an `HTMLNode` tree into a `ReadableDocument`: keeps text, headings, paragraphs, emphasis, lists, links,
-/// images and tables; drops scripts, styles, forms, embedded content and hidden elements; resolves relative URLs
-/// against the page's address (or its `<base href>`); keeps only http(s), mailto, tel and in-page links.
+/// images and tables; shows `<noscript>` content (Faro runs no scripts), MathML as its text and an inline SVG's
+/// title and text; drops scripts, styles, forms, other embedded content and hidden elements; resolves relative URLs
+/// against the page's address (or its `<base href>`); keeps only http(s), mailto, tel and in-page links; notes when
+/// the page seems to need JavaScript (docs/reading-pages.md).
 public struct ReadableDocumentBuilder {
     /// The marker paragraph added when a limit cut the page short.
     public static let truncationNote = "[…] The rest of this page is too long to show."
@@ -32,6 +34,19 @@ public struct ReadableDocumentBuilder {
     private var title: String?
 
     private var baseParts: BaseParts?
+
+    // What tells a page that needs JavaScript: its scripts, its `<noscript>`s, the script-filled element left
+    // empty, and how much text it shows outside `<noscript>` (counted only up to `ampleText`).
+    private var scriptCount = 0
+    private var inlineScripts = ""
+    private var noscriptDepth = 0
+    private var noscriptAsksForJavaScript = false
+    private var emptyRoots: [String] = []
+    /// `<noscript>`s the parser left in the head: a browser without scripts shows their text at the top of the body.
+    private var headNoscripts: [[HTMLNode]] = []
+    /// Other empty elements with an id: a script may fill them (looked up in `inlineScripts` at the end).
+    private var emptyIDs: [String] = []
+    private var ownText = 0
 
     private init(baseURL: String?, limits: ReaderLimits) {
         self.limits = limits
@@ -100,7 +115,14 @@ public struct ReadableDocumentBuilder {
     public static func build(_ root: HTMLNode, baseURL: String?, limits: ReaderLimits = .standard) -> ReadableDocument {
         var builder = ReadableDocumentBuilder(baseURL: baseURL, limits: limits)
         builder.scanHead(root, depth: 0)
-        var blocks = builder.blocks(of: [root], depth: 0)
+        var blocks: [Block] = []
+        for noscript in builder.headNoscripts {
+            builder.noscriptDepth += 1
+            blocks += builder.blocks(of: noscript, depth: 2)
+            builder.noscriptDepth -= 1
+        }
+        blocks += builder.blocks(of: [root], depth: 0)
+        let needsJavaScript = builder.javaScriptNeed
         if builder.truncated { blocks.append(.paragraph([.text(truncationNote)])) }
         var title = builder.title
         if title == nil {
@@ -112,7 +134,81 @@ public struct ReadableDocumentBuilder {
                 }
             }
         }
-        return ReadableDocument(title: title, blocks: blocks)
+        return ReadableDocument(title: title, blocks: blocks, needsJavaScript: needsJavaScript)
+    }
+
+    // MARK: Pages that need JavaScript
+
+    /// Less text than this (in characters, outside `<noscript>`) on a page with scripts: it needs them to show.
+    static let littleText = 100
+    /// An empty script-filled element counts on a page with less text than this.
+    static let ampleText = 2000
+    /// The ids frameworks mount their application on.
+    static let scriptRootIDs: Set<String> = [
+        "root", "app", "__next", "__nuxt", "___gatsby", "svelte", "react-root", "app-root", "q-app", "application",
+        "main-app", "vue-app", "ember-app",
+    ]
+
+    private var javaScriptNeed: JavaScriptNeed? {
+        guard scriptCount > 0 else { return nil }
+        if noscriptAsksForJavaScript { return .noscriptAsksForIt }
+        if ownText < Self.ampleText {
+            if let root = emptyRoots.first { return .emptyScriptRoot(root) }
+            if let id = emptyIDs.first(where: {
+                inlineScripts.contains("\"\($0)\"") || inlineScripts.contains("'\($0)'")
+            }) {
+                return .emptyScriptRoot("#" + id)
+            }
+        }
+        if ownText < Self.littleText { return .littleText }
+        return nil
+    }
+
+    /// Counts a script the browser would run (not JSON-LD, templates or other data blocks).
+    private mutating func noteScript(_ attributes: [String: String], _ children: [HTMLNode]) {
+        let type = (attributes["type"] ?? "").lowercased()
+        guard
+            type.isEmpty || type == "module" || type.contains("javascript") || type.contains("ecmascript")
+                || type.contains("jsx") || type.contains("babel")
+        else { return }
+        scriptCount += 1
+        if inlineScripts.utf8.count < 65_536 {
+            for case .text(let code) in children { inlineScripts += code.prefix(65_536) }
+        }
+    }
+
+    /// Notes a `<noscript>` whose text asks for JavaScript (in any language, it names it).
+    private mutating func noteNoscript(_ children: [HTMLNode]) {
+        guard !noscriptAsksForJavaScript else { return }
+        if Self.rawText(children, dropping: Self.dropped).lowercased().contains("javascript") {
+            noscriptAsksForJavaScript = true
+        }
+    }
+
+    /// Notes an element a script fills that was left empty: a framework's mount point (by id, or one an inline
+    /// script looks up), or an empty custom element (`<app-root>`).
+    private mutating func noteEmptyRoot(name: String, id: String?, children: [HTMLNode]) {
+        guard ownText < Self.ampleText, Self.isBlank(children) else { return }
+        if let id, !id.isEmpty, Self.scriptRootIDs.contains(id) {
+            emptyRoots.append("#" + id)
+        } else if let id, !id.isEmpty {
+            if emptyIDs.count < 64 { emptyIDs.append(id) }
+        } else if name.contains("-") {
+            emptyRoots.append("<\(name)>")
+        }
+    }
+
+    static func isBlank(_ children: [HTMLNode]) -> Bool {
+        children.allSatisfy {
+            if case .text(let text) = $0 { return text.utf8.allSatisfy { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) } }
+            return false
+        }
+    }
+
+    /// Adds the characters of `text` that are not whitespace to the page's own text, up to `ampleText`.
+    private mutating func countOwnText(_ text: String) {
+        guard noscriptDepth == 0, ownText < Self.ampleText else { return }
+        for byte in text.utf8 where byte > 0x20 && (byte & 0xC0) != 0x80 { ownText += 1 }
     }
 
     // MARK: Head: title and base
@@ -123,6 +219,13 @@ public struct ReadableDocumentBuilder {
         case "title" where title == nil:
             let text = Self.collapse(Self.rawText(children)).trimmingWhitespace()
             if !text.isEmpty { title = text }
+        case "script":
+            noteScript(attributes, children)
+        case "noscript":
+            if !Self.isHidden(attributes) {
+                noteNoscript(children)
+                headNoscripts.append(children)
+            }
         case "base":
             if let href = attributes["href"], let url = URL(string: href, relativeTo: base) { base = url.absoluteURL }
         case "body":
@@ -136,9 +239,9 @@ public struct ReadableDocumentBuilder {
 
     /// Elements whose content is never shown.
     static let dropped: Set<String> = [
-        "head", "script", "style", "noscript", "template", "form", "input", "button", "select", "textarea", "option",
-        "optgroup", "datalist", "label", "iframe", "frame", "frameset", "object", "embed", "applet", "param", "svg",
-        "math", "canvas", "audio", "video", "source", "track", "map", "dialog", "link", "meta", "base", "title",
+        "head", "script", "style", "template", "form", "input", "button", "select", "textarea", "option",
+        "optgroup", "datalist", "label", "iframe", "frame", "frameset", "object", "embed", "applet", "param",
+        "canvas", "audio", "video", "source", "track", "map", "dialog", "link", "meta", "base", "title",
     ]
 
     /// Elements that start a new block.
@@ -164,19 +267,44 @@ public struct ReadableDocumentBuilder {
     private mutating func blocks(of nodes: [HTMLNode], depth: Int) -> [Block] {
         var out: [Block] = []
         var inlines = InlineAccumulator()
+        appendBlocks(of: nodes, depth: depth, inlines: &inlines, into: &out)
+        flush(&inlines, into: &out)
+        return out
+    }
+
+    private mutating func appendBlocks(
+        of nodes: [HTMLNode], depth: Int, inlines: inout InlineAccumulator, into out: inout [Block]
+    ) {
         for node in nodes {
             if truncated { break }
             switch node {
             case .text(let text):
+                countOwnText(text)
                 inlines.appendText(text)
             case .element(let name, let attributes, let children):
-                if Self.dropped.contains(name) || Self.isHidden(attributes) { continue }
+                if Self.dropped.contains(name) {
+                    if name == "script" { noteScript(attributes, children) }
+                    continue
+                }
+                if Self.isHidden(attributes) { continue }
+                if name == "noscript" {
+                    // Shown as a browser without JavaScript shows it: its content in place, blocks as blocks.
+                    guard depth < limits.maxDepth else { continue }
+                    noteNoscript(children)
+                    noscriptDepth += 1
+                    appendBlocks(of: children, depth: depth + 1, inlines: &inlines, into: &out)
+                    noscriptDepth -= 1
+                    continue
+                }
                 if !Self.blockElements.contains(name) {
                     appendInline(node, into: &inlines, depth: depth + 1)
                     continue
                 }
                 flush(&inlines, into: &out)
                 guard depth < limits.maxDepth else { continue }
+                if name != "html", name != "body", children.count <= 1 {
+                    noteEmptyRoot(name: name, id: attributes["id"], children: children)
+                }
                 if let id = attributes["id"], !id.isEmpty {
                     // A heading carries its own anchor; other blocks get an anchor-only paragraph before them.
                     if name.count == 2, name.hasPrefix("h"), name != "hr" {
@@ -190,8 +318,6 @@ public struct ReadableDocumentBuilder {
                     into: &out)
             }
         }
-        flush(&inlines, into: &out)
-        return out
     }
 
     private mutating func block(
@@ -233,12 +359,18 @@ public struct ReadableDocumentBuilder {
             if !inner.isEmpty { add(.quote(inner), to: &out) }
         case "pre", "listing", "xmp", "plaintext":
             var text = Self.rawText(children, dropping: Self.dropped)
+            countOwnText(text)
             if text.hasPrefix("\n") { text.removeFirst() }
             while text.hasSuffix("\n") { text.removeLast() }
             if !text.isEmpty { add(.preformatted(text), to: &out) }
         case "table":
             var rows: [[[Inline]]] = []
-            collectRows(children, into: &rows, depth: depth)
+            var stray: [HTMLNode] = []
+            collectRows(children, into: &rows, stray: &stray, depth: depth)
+            // What sits in a table outside its cells is shown before it, as browsers do ("foster parenting").
+            if !stray.isEmpty {
+                for strayBlock in blocks(of: stray, depth: depth) { add(strayBlock, to: &out) }
+            }
             if !rows.isEmpty { add(.table(rows: rows), to: &out) }
         case "hr":
             add(.rule, to: &out)
@@ -253,21 +385,29 @@ public struct ReadableDocumentBuilder {
         }
     }
 
-    private mutating func collectRows(_ nodes: [HTMLNode], into rows: inout [[[Inline]]], depth: Int) {
+    private mutating func collectRows(
+        _ nodes: [HTMLNode], into rows: inout [[[Inline]]], stray: inout [HTMLNode], depth: Int
+    ) {
         guard depth < limits.maxDepth else { return }
         for node in nodes {
-            guard case .element(let name, let attributes, let children) = node, !Self.isHidden(attributes) else {
+            guard case .element(let name, let attributes, let children) = node else {
+                if !Self.isBlank([node]) { stray.append(node) }
                 continue
             }
+            if Self.isHidden(attributes) { continue }
             switch name {
-            case "thead", "tbody", "tfoot":
-                collectRows(children, into: &rows, depth: depth + 1)
+            case "thead", "tbody", "tfoot", "form":
+                collectRows(children, into: &rows, stray: &stray, depth: depth + 1)
             case "tr":
                 var cells: [[Inline]] = []
                 for cell in children {
                     guard case .element(let cellName, let cellAttributes, let cellChildren) = cell,
-                        cellName == "td" || cellName == "th", !Self.isHidden(cellAttributes)
-                    else { continue }
+                        cellName == "td" || cellName == "th"
+                    else {
+                        if !Self.isBlank([cell]) { stray.append(cell) }
+                        continue
+                    }
+                    if Self.isHidden(cellAttributes) { continue }
                     var acc = InlineAccumulator()
                     for child in cellChildren { appendInline(child, into: &acc, depth: depth + 2) }
                     let content = acc.finish()
@@ -282,8 +422,10 @@ public struct ReadableDocumentBuilder {
                 for child in children { appendInline(child, into: &acc, depth: depth + 1) }
                 let content = acc.finish()
                 if !content.isEmpty { rows.append([[.strong(content)]]) }
-            default:
+            case "colgroup", "col":
                 break
+            default:
+                stray.append(node)
             }
         }
     }
@@ -311,14 +453,37 @@ public struct ReadableDocumentBuilder {
     private mutating func appendInline(_ node: HTMLNode, into acc: inout InlineAccumulator, depth: Int) {
         switch node {
         case .text(let text):
+            countOwnText(text)
             acc.appendText(text)
         case .element(let name, let attributes, let children):
-            if Self.dropped.contains(name) || Self.isHidden(attributes) || depth >= limits.maxDepth { return }
+            if Self.dropped.contains(name) {
+                if name == "script" { noteScript(attributes, children) }
+                return
+            }
+            if Self.isHidden(attributes) || depth >= limits.maxDepth { return }
             if let id = attributes["id"], !id.isEmpty { acc.anchors.append(id) }
             switch name {
             case "br":
                 acc.append(.lineBreak)
+            case "noscript":
+                noteNoscript(children)
+                noscriptDepth += 1
+                for child in children { appendInline(child, into: &acc, depth: depth + 1) }
+                noscriptDepth -= 1
+            case "math":
+                let text = Self.mathText(attributes, children)
+                countOwnText(text)
+                let display = attributes["display"]?.lowercased() == "block"
+                if display, acc.hasContent { acc.append(.lineBreak) }
+                acc.appendText(text)
+                if display { acc.append(.lineBreak) }
+            case "svg":
+                let text = Self.svgText(attributes, children)
+                guard !text.isEmpty else { return }
+                countOwnText(text)
+                acc.appendText(" " + text + " ")
             case "img":
+                if Self.isPixel(attributes) { return }
                 if let src = attributes["src"].flatMap({ resolve($0, schemes: ["http", "https", "cid", "data"]) }) {
                     acc.append(.image(source: src, alt: Self.collapse(attributes["alt"] ?? "").trimmingWhitespace()))
                 } else if let alt = attributes["alt"], !alt.isEmpty {
@@ -326,22 +491,36 @@ public struct ReadableDocumentBuilder {
                 }
             case "a":
                 if let name = attributes["name"], !name.isEmpty { acc.anchors.append(name) }
-                let inner = nested(children, acc: &acc, depth: depth)
+                let (inner, breaks) = nested(children, acc: &acc, depth: depth)
                 if let href = attributes["href"].flatMap({ linkTarget($0) }), !inner.isEmpty {
                     acc.append(.link(href: href, inner))
                 } else {
                     for item in inner { acc.append(item) }
                 }
+                if breaks { acc.append(.lineBreak) }
             case "em", "i", "cite", "dfn", "var":
-                let inner = nested(children, acc: &acc, depth: depth)
+                let (inner, breaks) = nested(children, acc: &acc, depth: depth)
                 if !inner.isEmpty { acc.append(.emphasis(inner)) }
+                if breaks { acc.append(.lineBreak) }
             case "strong", "b":
-                let inner = nested(children, acc: &acc, depth: depth)
+                let (inner, breaks) = nested(children, acc: &acc, depth: depth)
                 if !inner.isEmpty { acc.append(.strong(inner)) }
+                if breaks { acc.append(.lineBreak) }
+            case "q":
+                // Quotation marks around an inline quotation, as browsers draw them.
+                acc.appendText("“")
+                let (inner, breaks) = nested(children, acc: &acc, depth: depth)
+                for item in inner { acc.append(item) }
+                acc.appendText("”")
+                if breaks { acc.append(.lineBreak) }
             case "code", "kbd", "samp", "tt":
-                let inner = nested(children, acc: &acc, depth: depth)
+                let (inner, breaks) = nested(children, acc: &acc, depth: depth)
                 if !inner.isEmpty { acc.append(.code(inner)) }
+                if breaks { acc.append(.lineBreak) }
             default:
+                if children.isEmpty, name.contains("-") {
+                    noteEmptyRoot(name: name, id: attributes["id"], children: [])
+                }
                 // Block elements met inside inline content (a `div` in an `a`) are flattened onto new lines.
                 let isBlock = Self.blockElements.contains(name)
                 if isBlock, acc.hasContent { acc.append(.lineBreak) }
@@ -351,16 +530,107 @@ public struct ReadableDocumentBuilder {
         }
     }
 
-    /// The inlines of `children`, sharing the surrounding whitespace state so spaces collapse across tags.
-    private mutating func nested(_ children: [HTMLNode], acc: inout InlineAccumulator, depth: Int) -> [Inline] {
+    /// The inlines of `children`, sharing the surrounding whitespace state so spaces collapse across tags, and
+    /// whether they ended with a line break: that break is moved after the element (`<b>Queue<br></b> ATF` is
+    /// "Queue", then "ATF" on the next line), so it still breaks the line.
+    private mutating func nested(
+        _ children: [HTMLNode], acc: inout InlineAccumulator, depth: Int
+    ) -> (items: [Inline], endsWithBreak: Bool) {
         var inner = InlineAccumulator()
         inner.lastWasSpace = acc.lastWasSpace || !acc.hasContent
         for child in children { appendInline(child, into: &inner, depth: depth + 1) }
         acc.lastWasSpace = inner.lastWasSpace
         acc.anchors += inner.anchors
         var items = inner.items
-        while case .lineBreak? = items.last { items.removeLast() }
-        return items
+        var breaks = false
+        while case .lineBreak? = items.last {
+            items.removeLast()
+            breaks = true
+        }
+        return (items, breaks)
+    }
+
+    // MARK: Math, SVG and tracking pixels
+
+    /// What a MathML formula reads as: its text `<annotation>` (TeX or plain), else its `alttext`, else the
+    /// characters of its tokens in order.
+    static func mathText(_ attributes: [String: String], _ children: [HTMLNode]) -> String {
+        if let annotation = firstElement(named: "annotation", in: children, depth: 0) {
+            let text = collapse(rawText(annotation)).trimmingWhitespace()
+            if !text.isEmpty { return text }
+        }
+        if let alt = attributes["alttext"].map({ collapse($0).trimmingWhitespace() }), !alt.isEmpty { return alt }
+        var out = ""
+        func visit(_ nodes: [HTMLNode], _ depth: Int) {
+            guard depth < 64 else { return }
+            for node in nodes {
+                switch node {
+                case .text(let text): out += collapse(text).trimmingWhitespace()
+                case .element(let name, let attributes, let children):
+                    if name == "annotation-xml" || name == "annotation" || isHidden(attributes) { continue }
+                    // A space between words (`sin x`), none inside numbers and operators.
+                    if name == "mi" || name == "mtext", let last = out.unicodeScalars.last,
+                        last.properties.isAlphabetic
+                    {
+                        out += " "
+                    }
+                    visit(children, depth + 1)
+                }
+            }
+        }
+        visit(children, 0)
+        return out
+    }
+
+    /// What a screen reader reads of an inline SVG: its name (`aria-label`, else its own `<title>`), then, unless it
+    /// is one image (`role="img"` with a name), the text of its `<text>` elements in order.
+    static func svgText(_ attributes: [String: String], _ children: [HTMLNode]) -> String {
+        let role = attributes["role"]?.lowercased()
+        if role == "presentation" || role == "none" { return "" }
+        var name = collapse(attributes["aria-label"] ?? "").trimmingWhitespace()
+        if name.isEmpty {
+            for case .element("title", _, let inner) in children {
+                name = collapse(rawText(inner)).trimmingWhitespace()
+                break
+            }
+        }
+        if role == "img", !name.isEmpty { return name }
+        var texts: [String] = name.isEmpty ? [] : [name]
+        func visit(_ nodes: [HTMLNode], _ depth: Int) {
+            guard depth < 64 else { return }
+            for case .element(let elementName, let attributes, let inner) in nodes where !isHidden(attributes) {
+                switch elementName {
+                case "text":
+                    let text = collapse(rawText(inner)).trimmingWhitespace()
+                    if !text.isEmpty { texts.append(text) }
+                case "title", "desc", "defs", "style", "script", "metadata", "symbol", "clippath", "mask",
+                    "lineargradient", "radialgradient", "pattern", "filter":
+                    continue
+                default:
+                    visit(inner, depth + 1)
+                }
+            }
+        }
+        visit(children, 0)
+        return texts.joined(separator: " ")
+    }
+
+    static func firstElement(named wanted: String, in nodes: [HTMLNode], depth: Int) -> [HTMLNode]? {
+        guard depth < 64 else { return nil }
+        for case .element(let name, _, let children) in nodes {
+            if name == wanted { return children }
+            if name == "annotation-xml" { continue }
+            if let found = firstElement(named: wanted, in: children, depth: depth + 1) { return found }
+        }
+        return nil
+    }
+
+    /// A 0 or 1 pixel image: a tracking pixel (often in `<noscript>`), never shown, fetched or saved.
+    public static func isPixel(_ attributes: [String: String]) -> Bool {
+        let tiny: (String?) -> Bool = { value in
+            value.map { $0.trimmingWhitespace() == "0" || $0.trimmingWhitespace() == "1" } ?? false
+        }
+        return tiny(attributes["width"]) && tiny(attributes["height"])
     }
 
     private func linkTarget(_ href: String) -> String? {

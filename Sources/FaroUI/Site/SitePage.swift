@@ -26,6 +26,9 @@ final class SitePage {
     private let sendButton: UnsafeMutablePointer<GtkWidget>
     private let rateButton: UnsafeMutablePointer<GtkWidget>
     private let notice: UnsafeMutablePointer<GtkWidget>
+    private let javaScriptBox: UnsafeMutablePointer<GtkWidget>
+    /// The address "Abrir en el navegador" opens: the page's, without the device id.
+    private var browserURL: String?
     private var place: CatalogPlace?
     private var load: (any SiteLoad)?
     private var savedCopy: Int64?
@@ -53,6 +56,7 @@ final class SitePage {
         errorLabel = template.widget("error-label")
         openSavedButton = template.widget("open-saved")
         notice = template.widget("notice")
+        javaScriptBox = template.widget("javascript-box")
         gtk_container_add(cast(template.widget("scroller")), reader.widget)
         let back = template.widget("back")
         let retry = template.widget("retry")
@@ -66,6 +70,27 @@ final class SitePage {
         Signal.connect(saveButton, "clicked") { [weak self] in self?.savePage() }
         Signal.connect(sendButton, "clicked") { [weak self] in self?.askToSendDetails() }
         Signal.connect(rateButton, "clicked") { [weak self] in self?.askForRating() }
+        Signal.connect(template.widget("open-browser"), "clicked") { [weak self] in self?.openInBrowser() }
+    }
+
+    /// Shows `document`, with the line that says it needs JavaScript (and "Abrir en el navegador" for `url`) when it
+    /// does: a page that is all script shows that line, never an empty view alone.
+    private func show(_ document: ReadableDocument, url: String, images: @escaping (String) -> [UInt8]?) {
+        reader.show(document, image: images)
+        if document.needsJavaScript != nil {
+            browserURL = DeviceIDURL.stripping(from: url)
+            gtk_widget_show(javaScriptBox)
+        } else {
+            browserURL = nil
+            gtk_widget_hide(javaScriptBox)
+        }
+    }
+
+    /// The site in the desktop's browser, without the device id: a browser keeps what it opens in its history,
+    /// which Faro cannot clear (docs/reading-pages.md).
+    private func openInBrowser() {
+        guard let url = browserURL else { return }
+        _ = g_app_info_launch_default_for_uri(DeviceIDURL.stripping(from: url), nil, nil)
     }
 
     /// Opens `place`'s microsite: a fresh load every time.
@@ -90,7 +115,7 @@ final class SitePage {
         gtk_widget_hide(progress)
         gtk_widget_hide(errorBox)
         for button in [saveButton, shareButton, sendButton, rateButton] { gtk_widget_hide(button) }
-        reader.show(site.document) { site.images[$0] }
+        show(site.document, url: site.url) { site.images[$0] }
     }
 
     /// Leaving the page cancels a load in flight.
@@ -101,6 +126,7 @@ final class SitePage {
         load?.cancel()
         gtk_widget_hide(errorBox)
         gtk_widget_hide(notice)
+        gtk_widget_hide(javaScriptBox)
         gtk_progress_bar_set_fraction(cast(progress), 0)
         gtk_widget_show(progress)
         for button in [saveButton, shareButton] { gtk_widget_show(button) }
@@ -119,12 +145,12 @@ final class SitePage {
                 gtk_widget_hide(self.progress)
                 switch outcome {
                 case .loaded(let site):
-                    self.reader.show(site.document) { site.images[$0] }
+                    self.show(site.document, url: site.url) { site.images[$0] }
                     if !DeviceIDURL.mayCarryDeviceID(place.url) {
                         self.say(I18n.tr("This page is shown without the device id because it is not https."))
                     }
                 case .failed(let error, let savedCopy):
-                    self.reader.show(ReadableDocument(title: nil, blocks: []))
+                    self.show(ReadableDocument(title: nil, blocks: []), url: place.url) { _ in nil }
                     self.savedCopy = savedCopy
                     let hint = self.savedCopy == nil ? "" : " " + I18n.tr("A saved copy is available.")
                     gtk_label_set_text(
@@ -157,6 +183,11 @@ final class SitePage {
     /// The error line, the notice line and the page's text as shown (for tests).
     var shownError: String { gtk_widget_get_visible(errorBox) != 0 ? labelText(errorLabel) : "" }
     var shownNotice: String { gtk_widget_get_visible(notice) != 0 ? labelText(notice) : "" }
+    /// The JavaScript line as shown ("" when hidden), and the address its button opens.
+    var shownJavaScriptNotice: String {
+        gtk_widget_get_visible(javaScriptBox) != 0 ? labelText(template.widget("javascript-label")) : ""
+    }
+    var javaScriptBrowserURL: String? { browserURL }
     var shownText: String { reader.text }
     /// Whether a load (or its images) is still under way.
     var isLoading: Bool { gtk_widget_get_visible(progress) != 0 || reader.pendingImages > 0 }

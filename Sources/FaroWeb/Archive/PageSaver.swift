@@ -130,7 +130,8 @@ public enum ResourceReferences {
                     base = url.absoluteURL
                 }
             case "img":
-                add(attributes["src"])
+                // A tracking pixel is not shown, so it is neither fetched nor saved.
+                if !ReadableDocumentBuilder.isPixel(attributes) { add(attributes["src"]) }
             case "link":
                 let rel = (attributes["rel"] ?? "").lowercased().split(separator: " ")
                 if rel.contains("stylesheet") { add(attributes["href"]) }

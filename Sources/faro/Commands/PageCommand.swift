@@ -12,7 +12,9 @@ enum PageCommand {
         summary: "Fetch a microsite as the content view does and print its readable text.",
         description: """
             Fetches a microsite exactly as the content view does: always from the network (no cache, a fresh cookie \
-            store), with the device id added as ?imei= (https and loopback only), and prints its readable text.
+            store), with the device id added as ?imei= (https and loopback only), and prints its readable text. A page \
+            that needs JavaScript to show in full is printed as far as it goes without scripts, and a line on stderr \
+            says so, with its address (without the device id) to open in a browser; the exit status is still 0.
             """,
         options: [
             OptionHelp("URL", "The microsite's address."),
@@ -51,6 +53,7 @@ enum PageCommand {
         let text = PlainTextRenderer.render(page.document)
         let rendered = ContinuousClock.now
         Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        WebSupport.sayIfItNeedsJavaScript(page.document, url: page.url)
         if timing {
             Output.error(
                 "timing: transfer \(WebSupport.milliseconds(page.response.transferDuration)) ms, fetch "
@@ -83,6 +86,15 @@ enum WebSupport {
         do { return try step() } catch {
             throw UsageError(description: DeviceIDScrubber.scrub(error.description))
         }
+    }
+
+    /// The content view's JavaScript line, on stderr: the page is shown as far as it goes without scripts, and the
+    /// address to open in a browser carries no device id (docs/reading-pages.md).
+    static func sayIfItNeedsJavaScript(_ document: ReadableDocument, url: String) {
+        guard document.needsJavaScript != nil else { return }
+        Output.error(
+            "faro: this site needs JavaScript to show in full; open it in a browser (without the device id): "
+                + RedactedURL(url).description)
     }
 
     static func milliseconds(_ duration: Duration) -> String {

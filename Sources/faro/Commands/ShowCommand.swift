@@ -32,6 +32,7 @@ enum ShowCommand {
         }
         let text = PlainTextRenderer.render(opened.document)
         Output.line(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        WebSupport.sayIfItNeedsJavaScript(opened.document, url: opened.archive.location ?? "")
         if timing {
             Output.error(
                 "timing: open+parse+render \(WebSupport.milliseconds(ContinuousClock.now - started)) ms, "
