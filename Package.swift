@@ -90,7 +90,8 @@ let package = Package(
         ),
         // The measurements behind `make bench` (bench/README.md): not part of the shipped `faro`.
         .executableTarget(
-            name: "faro-bench", dependencies: ["FaroCore", "FaroApp", "FaroCommandLine"], path: "Sources/faro-bench"),
+            name: "faro-bench", dependencies: ["FaroCore", "FaroApp", "FaroCommandLine", "FaroStore"],
+            path: "Sources/faro-bench"),
         // The command-line parser and help (usage, manual page, shell completion) of faro and faro-backend.
         .target(name: "FaroCommandLine", dependencies: ["FaroCore"], path: "Sources/FaroCommandLine"),
         // Settings in GSettings, the app key in the Secret Service (or a 0600 file), the move from SQLite.

@@ -42,6 +42,8 @@ public enum SettingsKey {
     public static let startAtLogin = "start-at-login"
     /// The backend's base URL (used when neither `--backend` nor `FARO_BACKEND` is given).
     public static let backendURL = "backend-url"
+    /// The tables protocol generation: `auto` (learned per backend URL), `2` or `3` (docs/backend-protocols.md).
+    public static let backendProtocol = "backend-protocol"
     public static let tableBeacons = "table-beacons"
     public static let tableInterested = "table-interested"
     public static let tableContactame = "table-contactame"

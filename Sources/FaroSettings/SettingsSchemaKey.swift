@@ -9,6 +9,7 @@ public enum SettingsSchemaKey: String, CaseIterable, Sendable {
     case startAtLogin = "start-at-login"
     case toldAboutBackground = "told-about-background"
     case backendURL = "backend-url"
+    case backendProtocol = "backend-protocol"
     case tableBeacons = "table-beacons"
     case tableInterested = "table-interested"
     case tableContactame = "table-contactame"
@@ -26,7 +27,7 @@ public enum SettingsSchemaKey: String, CaseIterable, Sendable {
         switch self {
         case .monitoring, .startAtLogin, .toldAboutBackground: return "b"
         case .pausedUntil: return "x"
-        case .backendURL, .tableBeacons, .tableInterested, .tableContactame, .tableRateme: return "s"
+        case .backendURL, .backendProtocol, .tableBeacons, .tableInterested, .tableContactame, .tableRateme: return "s"
         case .exitPeriod, .coolDown, .catalogRefreshInterval: return "u"
         }
     }

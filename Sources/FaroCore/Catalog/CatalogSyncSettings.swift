@@ -16,6 +16,8 @@ public struct CatalogSyncSettings: Sendable, Equatable {
     public var maxUnknownBeacons = 256
     /// Identities asked per fallback lookup round (when the backend refuses listing).
     public var lookupBatch = 20
+    /// Pages one pull asks for at most; the rest waits for the next pull, from where this one stopped.
+    public var maxPagesPerPull = 10_000
 
     public init() {}
 
