@@ -112,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "faro",
             dependencies: [
-                "FaroCore", "FaroGLib", "FaroBluetooth", "FaroStore", "FaroNet", "FaroApp", "FaroUI", "FaroWeb",
+                "FaroCore", "FaroGLib", "FaroBluetooth", "FaroStore", "FaroCurl", "FaroNet", "FaroApp", "FaroUI", "FaroWeb",
                 "FaroInstall",
                 "FaroCommandLine", "FaroSettings",
             ],

@@ -1,4 +1,5 @@
 import FaroCore
+import FaroCurl
 
 /// The network half of a catalog pull, on a thread of its own: it fetches a page, reads it (JSON and the page rules
 /// of `CatalogPullPlan`) and asks for the next one at once, while the caller stores the pages already read. With the
@@ -90,7 +91,7 @@ final class CatalogPagePuller: @unchecked Sendable {
     private var table: String { client.configuration.tables.catalog }
 
     private func readNextPage() -> Result<Received, Stop> {
-        let response: Result<HTTPResponse, TablesError>
+        let response: Result<CurlResponse, TablesError>
         switch plan.next {
         case .query(let query): response = client.catalogPageResponse(query: query)
         case .link(let url, _): response = client.catalogLinkResponse(url: url)

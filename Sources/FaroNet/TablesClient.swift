@@ -1,4 +1,5 @@
 import FaroCore
+import FaroCurl
 import FaroStore
 import FoundationEssentials
 
@@ -9,7 +10,9 @@ import FoundationEssentials
 /// `closeConnection()`.
 public final class TablesClient {
     public let configuration: BackendConfiguration
-    private var easy: CurlEasy?
+    /// The kept-alive handle: Faro's one `CurlHandle`, with its protections (http/https only, no redirects
+    /// followed, TLS verified), keep-alive and the backend's timeouts.
+    private var easy: CurlHandle?
     /// The generation this client speaks: the setting's when it names one, else the one learned from the server's
     /// answers (or remembered from before: `remember`); nil until then.
     public private(set) var generation: BackendProtocol?
@@ -51,10 +54,12 @@ public final class TablesClient {
         return .protocolMismatch(setting: wanted, server: shape)
     }
 
-    private static func makeHandle(_ configuration: BackendConfiguration) throws(TablesError) -> CurlEasy {
+    private static func makeHandle(_ configuration: BackendConfiguration) throws(TablesError) -> CurlHandle {
         do {
-            return try CurlEasy(
-                connectTimeout: configuration.connectTimeout, totalTimeout: configuration.totalTimeout)
+            return try CurlHandle(
+                CurlSettings(
+                    connectTimeout: configuration.connectTimeout, totalTimeout: configuration.totalTimeout,
+                    userAgent: "Faro/1.0 (Linux)", keepAlive: true))
         } catch {
             throw .transport(error.description)
         }
@@ -65,17 +70,22 @@ public final class TablesClient {
     /// (`CurlRuntime`), which is most of a tray app's day between two pulls.
     public func closeConnection() { easy = nil }
 
+    /// Performs one request. `body` nil means GET, else POST with that body.
     private func perform(url: String, headers: [String], body: [UInt8]?, limit: Int) -> Result<
-        HTTPResponse, TablesError
+        CurlResponse, TablesError
     > {
-        let handle: CurlEasy
+        let handle: CurlHandle
         if let easy {
             handle = easy
         } else {
             do { handle = try TablesClient.makeHandle(configuration) } catch { return .failure(error) }
             easy = handle
         }
-        return handle.perform(url: url, headers: headers, body: body, limit: limit)
+        switch handle.perform(CurlRequest(url: url, headers: headers, body: body, maxBytes: limit)) {
+        case .success(let response): return .success(response)
+        case .failure(.tooLarge(let limit)): return .failure(.responseTooLarge(limit: limit))
+        case .failure(let error): return .failure(.transport(error.description))
+        }
     }
 
     private var headers: [String] { headers(version: (generation ?? .v2).version) }
@@ -97,17 +107,17 @@ public final class TablesClient {
 
     /// A raw GET of `url` with the protocol headers; the answer may hold at most `limit` bytes (default: the
     /// configuration's `maxResponseBytes`).
-    public func get(_ url: String, limit: Int? = nil) -> Result<HTTPResponse, TablesError> {
+    public func get(_ url: String, limit: Int? = nil) -> Result<CurlResponse, TablesError> {
         perform(url: url, headers: headers, body: nil, limit: limit ?? configuration.maxResponseBytes)
     }
 
     /// A raw GET of `url` with `ZUMO-API-VERSION: version` (whatever generation the client speaks).
-    public func getWithVersion(_ url: String, version: String) -> Result<HTTPResponse, TablesError> {
+    public func getWithVersion(_ url: String, version: String) -> Result<CurlResponse, TablesError> {
         perform(url: url, headers: headers(version: version), body: nil, limit: configuration.maxResponseBytes)
     }
 
     /// A raw POST of a JSON body to `url`.
-    public func post(_ url: String, json: String) -> Result<HTTPResponse, TablesError> {
+    public func post(_ url: String, json: String) -> Result<CurlResponse, TablesError> {
         perform(
             url: url, headers: headers + ["Content-Type: application/json"], body: Array(json.utf8),
             limit: configuration.maxResponseBytes)
@@ -158,7 +168,7 @@ public final class TablesClient {
     }
 
     /// The server's error text: `error` (or `message`) of a JSON body, else the start of the body.
-    static func errorMessage(_ response: HTTPResponse) -> String {
+    static func errorMessage(_ response: CurlResponse) -> String {
         guard !(200..<300).contains(response.status) else { return "" }
         if let json = try? JSONValue.parse(bytes: response.body),
             let text = json["error"]?.stringValue ?? json["message"]?.stringValue
@@ -201,7 +211,7 @@ public final class TablesClient {
 
     /// A list request's answer read as a page (rows, count, next link) of either generation, or the error that
     /// explains why not: 2.0.0 is an array or `{results, count}`, 3.0.0 `{items, count, nextLink}`.
-    public static func listPage(_ result: Result<HTTPResponse, TablesError>) throws(TablesError) -> ListPage {
+    public static func listPage(_ result: Result<CurlResponse, TablesError>) throws(TablesError) -> ListPage {
         let json = try jsonAnswer(result)
         let next = TablesClient.nextLink(json.response.header("Link"))
         let bytes = json.response.body.count
@@ -239,7 +249,7 @@ public final class TablesClient {
 
     /// The raw answer to a 3.0.0 `nextLink` of a catalog pull (already resolved to an absolute URL on the catalog
     /// table by `CatalogNextLink`; anything else is refused without a request).
-    public func catalogLinkResponse(url: String) -> Result<HTTPResponse, TablesError> {
+    public func catalogLinkResponse(url: String) -> Result<CurlResponse, TablesError> {
         let table = tableURL(configuration.tables.catalog)
         guard url.hasPrefix(table + "?") else { return .failure(.redirected(status: 0, location: url)) }
         return get(url, limit: configuration.maxCatalogPageBytes)
@@ -262,7 +272,7 @@ public final class TablesClient {
     /// The raw answer to one page of an incremental catalog pull: `GET /tables/{catalog}?{query}` (see
     /// `CatalogPullPlan`), allowed up to `maxCatalogPageBytes` (a server that ignores `$top` sends the whole table at
     /// once). `listPage` reads it; the sync does so on its own thread while the next page is on its way.
-    public func catalogPageResponse(query: String) -> Result<HTTPResponse, TablesError> {
+    public func catalogPageResponse(query: String) -> Result<CurlResponse, TablesError> {
         get(tableURL(configuration.tables.catalog) + "?" + query, limit: configuration.maxCatalogPageBytes)
     }
 
@@ -302,8 +312,8 @@ public final class TablesClient {
     }
 
     /// A 2xx JSON answer, or the error that explains why not.
-    private static func jsonAnswer(_ result: Result<HTTPResponse, TablesError>) throws(TablesError)
-        -> (response: HTTPResponse, value: JSONValue)
+    private static func jsonAnswer(_ result: Result<CurlResponse, TablesError>) throws(TablesError)
+        -> (response: CurlResponse, value: JSONValue)
     {
         let response = try result.get()
         if (300..<400).contains(response.status) {

@@ -1,4 +1,5 @@
 import FaroCore
+import FaroCurl
 import FaroNet
 import FaroStore
 import FaroTestSupport
@@ -111,7 +112,7 @@ import Testing
         var plan = CatalogPullPlan(cursor: nil, generation: .v3)
         var ids: Set<String> = []
         while !plan.isFinished {
-            let response: Result<HTTPResponse, TablesError>
+            let response: Result<CurlResponse, TablesError>
             switch plan.next {
             case .query(let query): response = client.catalogPageResponse(query: query)
             case .link(let url, _): response = client.catalogLinkResponse(url: url)

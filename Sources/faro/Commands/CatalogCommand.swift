@@ -1,4 +1,5 @@
 import FaroCore
+import FaroCurl
 import FaroNet
 import FaroStore
 import FoundationEssentials
@@ -71,7 +72,7 @@ enum CatalogCommand {
         }
         let configuration = try BackendSettings.required(
             option: backend, database: database, protocolOption: protocolOption)
-        Curl.initialize()
+        CurlRuntime.initialize()
         let sync: CatalogSync
         do {
             sync = CatalogSync(

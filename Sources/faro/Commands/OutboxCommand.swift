@@ -1,5 +1,6 @@
 import Dispatch
 import FaroCore
+import FaroCurl
 import FaroNet
 import FaroStore
 import FoundationEssentials
@@ -140,7 +141,7 @@ enum OutboxCommand {
         } catch {
             throw CommandFailure(description: error.description)
         }
-        Curl.initialize()
+        CurlRuntime.initialize()
         let deliverer = OutboxDeliverer(
             databasePath: database.path, configuration: configuration,
             schedule: .interactive, clock: clock, idleRecheck: 1,
