@@ -5,7 +5,7 @@ public struct RangingConfiguration: Sendable {
     /// How many ticks of distance history each beacon keeps (60 at 1 Hz = the last minute).
     public var historyLength: Int
 
-    public init(exitPeriod: Double = 30, historyLength: Int = 60) {
+    public init(exitPeriod: Double = RegionMonitorConfiguration.defaultExitPeriod, historyLength: Int = 60) {
         self.exitPeriod = exitPeriod
         self.historyLength = historyLength
     }

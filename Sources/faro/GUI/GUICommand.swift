@@ -119,12 +119,11 @@ enum GUICommand {
         environment.reloadBackend = { backend.reload() }
         environment.appKeyStatus = backend.appKeyStatus
         appKey?.whenRead { read in FaroApplication.performOnMain { backend.appKeyRead(read) } }
-        let backendKeys: Set<String> = [
-            SettingsKey.backendURL, SettingsKey.tableBeacons, SettingsKey.tableInterested, SettingsKey.tableContactame,
-            SettingsKey.tableRateme,
+        let backendKeys: Set<SettingsKey> = [
+            .backendURL, .backendProtocol, .tableBeacons, .tableInterested, .tableContactame, .tableRateme,
         ]
         let watch = settings.observe { key in
-            guard backendKeys.contains(key) else { return }
+            guard let changed = SettingsKey(rawValue: key), backendKeys.contains(changed) else { return }
             MainActor.assumeIsolated { backend.reload() }
         }
         defer { watch.cancel() }
@@ -196,16 +195,18 @@ extension GUICommand {
         }
     }
 
-    /// The exit period and cool-down of monitoring, from the settings (docs/monitoring.md defaults: 30 s, 10 min).
+    /// The exit period and cool-down of monitoring, from the settings (their defaults: `SettingsKey.defaultSeconds`).
     static func sessionConfiguration(_ settings: any SettingsStore) -> BeaconSessionConfiguration {
-        func seconds(_ key: String, _ fallback: Double) -> Double {
-            guard let text = settings.string(key), let value = Double(text), value > 0 else { return fallback }
+        func seconds(_ key: SettingsKey) -> Double {
+            guard let text = settings.string(key), let value = Double(text), value > 0 else {
+                return key.defaultSeconds ?? 0
+            }
             return value
         }
-        let exit = seconds(SettingsKey.exitPeriod, 30)
+        let exit = seconds(.exitPeriod)
         return BeaconSessionConfiguration(
             ranging: RangingConfiguration(exitPeriod: exit),
-            regions: RegionMonitorConfiguration(exitPeriod: exit, coolDown: seconds(SettingsKey.coolDown, 600)))
+            regions: RegionMonitorConfiguration(exitPeriod: exit, coolDown: seconds(.coolDown)))
     }
 }
 
