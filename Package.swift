@@ -90,7 +90,7 @@ let package = Package(
         ),
         // The measurements behind `make bench` (bench/README.md): not part of the shipped `faro`.
         .executableTarget(
-            name: "faro-bench", dependencies: ["FaroCore", "FaroApp", "FaroStore", "FaroCommandLine"],
+            name: "faro-bench", dependencies: ["FaroCore", "FaroApp", "FaroCommandLine", "FaroStore"],
             path: "Sources/faro-bench"),
         // The command-line parser and help (usage, manual page, shell completion) of faro and faro-backend.
         .target(name: "FaroCommandLine", dependencies: ["FaroCore"], path: "Sources/FaroCommandLine"),
@@ -112,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "faro",
             dependencies: [
-                "FaroCore", "FaroGLib", "FaroBluetooth", "FaroStore", "FaroNet", "FaroApp", "FaroUI", "FaroWeb",
+                "FaroCore", "FaroGLib", "FaroBluetooth", "FaroStore", "FaroCurl", "FaroNet", "FaroApp", "FaroUI", "FaroWeb",
                 "FaroInstall",
                 "FaroCommandLine", "FaroSettings",
             ],

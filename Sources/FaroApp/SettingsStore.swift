@@ -12,6 +12,12 @@ public protocol SettingsStore: AnyObject {
 }
 
 extension SettingsStore {
+    /// The value of one of Faro's settings (see `SettingsKey` for the string forms).
+    public func string(_ key: SettingsKey) -> String? { string(key.rawValue) }
+
+    /// Sets one of Faro's settings from its string form.
+    public func setString(_ key: SettingsKey, _ value: String?) { setString(key.rawValue, value) }
+
     /// Stores that cannot see changes from outside never call back.
     public func observe(_ changed: @escaping (String) -> Void) -> SettingsObservation { SettingsObservation {} }
 }
@@ -28,32 +34,4 @@ public final class SettingsObservation {
     }
 
     deinit { stop?() }
-}
-
-/// The keys Faro stores (the GSettings key names of the schema `io.github.faro.Faro`).
-///
-/// Values are strings: `monitoring` reads `on`, `off` or `paused:<seconds since 1970>` (see `MonitoringPreference`);
-/// yes/no settings read `true` when set and nil when not; periods read whole seconds (`30`); names and URLs read as
-/// they are, nil when empty.
-public enum SettingsKey {
-    public static let monitoring = "monitoring"
-    public static let toldAboutBackground = "told-about-background"
-    /// Whether Faro starts in the background at login (the XDG autostart entry follows it).
-    public static let startAtLogin = "start-at-login"
-    /// The backend's base URL (used when neither `--backend` nor `FARO_BACKEND` is given).
-    public static let backendURL = "backend-url"
-    public static let tableBeacons = "table-beacons"
-    public static let tableInterested = "table-interested"
-    public static let tableContactame = "table-contactame"
-    public static let tableRateme = "table-rateme"
-    /// Seconds unseen before a beacon's zone counts as left (region exit; default 30).
-    public static let exitPeriod = "exit-period"
-    /// Seconds after an exit during which re-entering the same zone is silent (default 600).
-    public static let coolDown = "cool-down"
-    /// Seconds between catalog refreshes from the backend (default 900).
-    public static let catalogRefreshInterval = "catalog-refresh-interval"
-    /// The BlueZ adapter to scan with (`hci1`); nil: the first powered one.
-    public static let adapter = "adapter"
-    /// Days visits are kept in "Lugares visitados" (default 30).
-    public static let visitsRetentionDays = "visits-retention-days"
 }

@@ -2,7 +2,8 @@ import FaroCore
 import FoundationEssentials
 
 /// Where and how Faro talks to its backend (docs/backend.md): base URL, optional app key header, table names,
-/// timeouts. HTTPS is required except for loopback addresses; TLS certificates are always verified.
+/// protocol generation (docs/backend-protocols.md), timeouts. HTTPS is required except for loopback addresses; TLS
+/// certificates are always verified.
 public struct BackendConfiguration: Sendable, Equatable {
     /// The table names on the backend; the defaults are the contract's.
     public struct TableNames: Sendable, Equatable {
@@ -27,6 +28,8 @@ public struct BackendConfiguration: Sendable, Equatable {
     public var maxResponseBytes = 4 << 20
     /// The cap for one page of a catalog pull (larger: a server that ignores `$top` sends the whole table).
     public var maxCatalogPageBytes = 64 << 20
+    /// The tables protocol generation to speak (the `backend-protocol` setting; docs/backend-protocols.md).
+    public var backendProtocol: BackendProtocolSetting = .auto
 
     /// Why a backend URL was refused.
     public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {

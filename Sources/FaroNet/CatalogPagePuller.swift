@@ -1,8 +1,9 @@
 import FaroCore
+import FaroCurl
 
 /// The network half of a catalog pull, on a thread of its own: it fetches a page, reads it (JSON and the page rules
 /// of `CatalogPullPlan`) and asks for the next one at once, while the caller stores the pages already read. With the
-/// (updatedAt, id) cursor the next query is known as soon as a page is read, so the pull's pace is the network's
+/// (updatedAt, id) cursor the next request is known as soon as a page is read, so the pull's pace is the network's
 /// and the JSON's, and the SQLite writes happen beside it. At most `depth` read pages wait for the caller; the
 /// thread only touches the client between `start` and the end of `finish`.
 final class CatalogPagePuller: @unchecked Sendable {
@@ -11,13 +12,23 @@ final class CatalogPagePuller: @unchecked Sendable {
         var page: CatalogPullPlan.Page
         var rows: Int
         var bytes: Int
+        /// The page was dropped: it did not start where the page before ended (3.0.0 `nextLink`).
+        var restarted: Bool
+    }
+
+    /// Why the pull stopped before its end.
+    enum Stop: Error {
+        case failed(CatalogSyncError)
+        /// With the `auto` setting, the backend answered in the other generation (the client has learned it): the
+        /// pull starts again from the stored cursor in that one.
+        case generationChanged(BackendProtocol)
     }
 
     private let client: TablesClient
     private let depth: Int
     private var plan: CatalogPullPlan
     private let condition = ConditionLock()
-    private var ready: [Result<Received, CatalogSyncError>] = []
+    private var ready: [Result<Received, Stop>] = []
     private var running = false
     private var stopping = false
 
@@ -33,8 +44,8 @@ final class CatalogPagePuller: @unchecked Sendable {
         DetachedThread.start(name: "faro-catalog-io") { [self] in self.threadMain() }
     }
 
-    /// The next page in order, or the error that ended the pull; nil after the last page (or the error).
-    func next() -> Result<Received, CatalogSyncError>? {
+    /// The next page in order, or what ended the pull; nil after the last page (or the stop).
+    func next() -> Result<Received, Stop>? {
         condition.lock()
         defer { condition.unlock() }
         while ready.isEmpty, running { condition.wait() }
@@ -77,16 +88,46 @@ final class CatalogPagePuller: @unchecked Sendable {
         }
     }
 
-    private func readNextPage() -> Result<Received, CatalogSyncError> {
+    private var table: String { client.configuration.tables.catalog }
+
+    private func readNextPage() -> Result<Received, Stop> {
+        let response: Result<CurlResponse, TablesError>
+        switch plan.next {
+        case .query(let query): response = client.catalogPageResponse(query: query)
+        case .link(let url, _): response = client.catalogLinkResponse(url: url)
+        }
         let listed: TablesClient.ListPage
-        do { listed = try TablesClient.listPage(client.catalogPageResponse(query: plan.nextQuery)) } catch {
-            return .failure(CatalogSync.classify(error, table: client.configuration.tables.catalog, listing: true))
+        do { listed = try TablesClient.listPage(response) } catch {
+            if case .http(400, _) = error, let stop = generationBehind400() { return .failure(stop) }
+            return .failure(.failed(CatalogSync.classify(error, table: table, listing: true)))
+        }
+        if listed.shape != plan.generation {
+            if let mismatch = client.mismatch(listed.shape) {
+                return .failure(.failed(.unusableAnswer(mismatch.description)))
+            }
+            client.learn(listed.shape)
+            return .failure(.generationChanged(listed.shape))
         }
         do {
-            let page = try plan.receive(listed.rows)
-            return .success(Received(page: page, rows: listed.rows.count, bytes: listed.bytes))
+            let before = plan.restarts
+            let page = try plan.receive(
+                listed.rows, nextLink: listed.nextLink, tableURL: client.tableURL(table))
+            return .success(
+                Received(page: page, rows: listed.rows.count, bytes: listed.bytes, restarted: plan.restarts > before))
         } catch {
-            return .failure(.unusableAnswer(error.description))
+            return .failure(.failed(.unusableAnswer(error.description)))
         }
+    }
+
+    /// A 400 to a listing may be the other generation refusing this one's header or date literal: one small
+    /// listing with the 2.0.0 header tells (`probeGeneration`). Nil when the backend speaks the plan's generation
+    /// (the 400 stands).
+    private func generationBehind400() -> Stop? {
+        guard case .success(let probe) = client.probeGeneration(), probe.generation != plan.generation else {
+            return nil
+        }
+        if let mismatch = client.mismatch(probe.generation) { return .failed(.unusableAnswer(mismatch.description)) }
+        client.learn(probe.generation)
+        return .generationChanged(probe.generation)
     }
 }

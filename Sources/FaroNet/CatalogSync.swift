@@ -41,9 +41,10 @@ public enum CatalogSyncError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// The catalog's offline sync against one backend (docs/backend.md): incremental pulls of table `beacons` into
-/// the local catalog, page by page with the delta token stored with each page, and the lookup by major/minor
-/// where listing is refused. Blocking, with its own database connection and libcurl handle: one per thread.
+/// The catalog's offline sync against one backend (docs/backend.md, docs/backend-protocols.md): incremental pulls of
+/// table `beacons` into the local catalog, page by page with the delta token stored with each page, in either
+/// protocol generation, and the lookup by major/minor where listing is refused. Blocking, with its own database
+/// connection and libcurl handle: one per thread.
 public final class CatalogSync: CatalogSyncing {
     public let database: FaroDatabase
     public let client: TablesClient
@@ -77,44 +78,71 @@ public final class CatalogSync: CatalogSyncing {
     /// Where this backend's places and delta token are kept.
     public var source: String { client.configuration.catalogSource }
 
-    /// One incremental pull to the end: pages after the stored delta token until an empty page, each applied with
-    /// the token in one transaction. An error keeps every page applied before it.
+    /// One incremental pull to the end: pages after the stored delta token until the last one, each applied with
+    /// the token in one transaction. An error keeps every page applied before it. With the `auto` setting the
+    /// generation remembered for this backend is spoken (2.0.0 when none is), and an answer of the other shape
+    /// starts the pull again in that one (remembered from then on).
     public func run() throws(CatalogSyncError) -> CatalogPullReport {
         let catalog = database.catalog
-        let plan: CatalogPullPlan
-        do { plan = CatalogPullPlan(cursor: try catalog.cursor(source: source), pageSize: settings.pageSize) } catch {
-            throw .store(error)
-        }
+        let baseURL = client.configuration.baseURL
+        var stored: BackendProtocol?
+        do { stored = try catalog.generation(baseURL: baseURL) } catch { throw .store(error) }
+        if client.generation == nil { client.remember(stored) }
         var report = CatalogPullReport()
-        // Pages are fetched and read on the puller's thread while the ones already read are stored here (each with
-        // its delta token, in one transaction). Whatever ends the pull, the request in flight is waited for before
-        // returning, so the client is never left in use.
-        let puller = CatalogPagePuller(client: client, plan: plan)
-        puller.start()
-        defer { puller.finish() }
-        while let item = puller.next() {
-            let received: CatalogPagePuller.Received
-            switch item {
-            case .success(let page): received = page
-            case .failure(let error): throw error
-            }
-            report.pages += 1
-            report.bytes += received.bytes
-            report.rows += received.rows
+        for _ in 0..<3 {  // bounded: the generation can change at most once each way
+            let plan: CatalogPullPlan
             do {
-                let applied = try catalog.apply(
-                    received.page.changes, cursor: received.page.cursor, source: source,
-                    finishedAt: received.page.isLast ? clock.now() : nil)
-                report.added += applied.added
-                report.updated += applied.updated
-                report.deleted += applied.deleted
-                report.skipped += applied.skipped
-                if report.skippedReason == nil { report.skippedReason = applied.skippedReason }
+                plan = CatalogPullPlan(
+                    cursor: try catalog.cursor(source: source), pageSize: settings.pageSize,
+                    maxPages: settings.maxPagesPerPull, generation: client.generation ?? .v2)
             } catch {
                 throw .store(error)
             }
+            report.generation = plan.generation
+            // Pages are fetched and read on the puller's thread while the ones already read are stored here (each
+            // with its delta token, in one transaction). Whatever ends the pull, the request in flight is waited for
+            // before returning, so the client is never left in use.
+            let puller = CatalogPagePuller(client: client, plan: plan)
+            puller.start()
+            defer { puller.finish() }
+            var relearned = false
+            while let item = puller.next() {
+                let received: CatalogPagePuller.Received
+                switch item {
+                case .success(let page): received = page
+                case .failure(.failed(let error)): throw error
+                case .failure(.generationChanged(let generation)):
+                    report.pages += 1
+                    report.generation = generation
+                    relearned = true
+                    continue
+                }
+                report.pages += 1
+                report.bytes += received.bytes
+                report.rows += received.rows
+                report.restarts += received.restarted ? 1 : 0
+                do {
+                    if client.configuration.backendProtocol == .auto, let generation = client.generation,
+                        generation != stored
+                    {
+                        try catalog.setGeneration(generation, baseURL: baseURL, now: clock.now())
+                        stored = generation
+                    }
+                    let applied = try catalog.apply(
+                        received.page.changes, cursor: received.page.cursor, source: source,
+                        finishedAt: received.page.isLast ? clock.now() : nil)
+                    report.added += applied.added
+                    report.updated += applied.updated
+                    report.deleted += applied.deleted
+                    report.skipped += applied.skipped
+                    if report.skippedReason == nil { report.skippedReason = applied.skippedReason }
+                } catch {
+                    throw .store(error)
+                }
+            }
+            if !relearned { return report }
         }
-        return report
+        throw .unusableAnswer("the backend keeps changing the shape of its answers between 2.0.0 and 3.0.0")
     }
 
     /// Looks one beacon up by major and minor and stores what the backend holds for them; returns its place.
@@ -169,7 +197,8 @@ public final class CatalogSync: CatalogSyncing {
             case 408, 429, 500..<600: return .unreachable(error)
             default: return .unusableAnswer(error.description)
             }
-        case .redirected, .responseTooLarge: return .unusableAnswer(error.description)
+        case .redirected, .responseTooLarge, .unexpectedShape, .protocolMismatch:
+            return .unusableAnswer(error.description)
         case .transport, .unexpectedContentType, .malformedResponse: return .unreachable(error)
         }
     }

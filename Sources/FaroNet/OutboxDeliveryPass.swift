@@ -61,6 +61,8 @@ public final class OutboxDeliveryPass {
     public func run(shouldStop: () -> Bool = { false }) throws(StoreError) -> Outcome {
         var outcome = Outcome()
         let outbox = database.outbox
+        // The generation the catalog pull learned for this backend decides what a 409 means (TablesClient.insert).
+        if client.generation == nil { client.remember(try database.catalog.generation(baseURL: backend)) }
         var unsaved: [(transition: OutboxTransition, seq: Int64)] = []
         var lastCommit = clock.now()
         func save() throws(StoreError) {

@@ -1,19 +1,27 @@
 import FaroCore
+import FaroCurl
 import FaroStore
 import FoundationEssentials
 
-/// A client of the Azure Mobile Apps tables protocol 2.0.0 (docs/backend.md) over libcurl: catalog pages and
-/// lookups, and inserts. Each request carries `ZUMO-API-VERSION: 2.0.0` and `Accept: application/json`. Blocking: use it on a
+/// A client of the tables protocol over libcurl, in both generations (docs/backend.md, docs/backend-protocols.md):
+/// Azure Mobile Apps 2.0.0 and Datasync 3.0.0. Catalog pages and lookups, and inserts. Each request carries
+/// `ZUMO-API-VERSION` (2.0.0 until the generation is known) and `Accept: application/json`. Blocking: use it on a
 /// worker thread (never the UI thread); one client per thread; its connection is reused between requests until
 /// `closeConnection()`.
 public final class TablesClient {
     public let configuration: BackendConfiguration
-    private var easy: CurlEasy?
+    /// The kept-alive handle: Faro's one `CurlHandle`, with its protections (http/https only, no redirects
+    /// followed, TLS verified), keep-alive and the backend's timeouts.
+    private var easy: CurlHandle?
+    /// The generation this client speaks: the setting's when it names one, else the one learned from the server's
+    /// answers (or remembered from before: `remember`); nil until then.
+    public private(set) var generation: BackendProtocol?
 
     /// Makes the client and its libcurl handle (so that a libcurl that cannot start is reported here).
     public init(configuration: BackendConfiguration) throws(TablesError) {
         self.configuration = configuration
         easy = try TablesClient.makeHandle(configuration)
+        if case .fixed(let generation) = configuration.backendProtocol { self.generation = generation }
     }
 
     /// Makes the client without a handle: libcurl is loaded by the first request, and a libcurl that cannot start
@@ -22,12 +30,36 @@ public final class TablesClient {
     public init(connectingOnFirstRequest configuration: BackendConfiguration) {
         self.configuration = configuration
         easy = nil
+        if case .fixed(let generation) = configuration.backendProtocol { self.generation = generation }
     }
 
-    private static func makeHandle(_ configuration: BackendConfiguration) throws(TablesError) -> CurlEasy {
+    /// With the `auto` setting, the generation remembered for this backend from an earlier answer (used until an
+    /// answer says otherwise). Ignored when the setting names one.
+    public func remember(_ generation: BackendProtocol?) {
+        guard configuration.backendProtocol == .auto else { return }
+        self.generation = generation
+    }
+
+    /// With the `auto` setting, takes the generation an answer's shape showed; returns whether it changed.
+    @discardableResult
+    public func learn(_ shape: BackendProtocol) -> Bool {
+        guard configuration.backendProtocol == .auto, generation != shape else { return false }
+        generation = shape
+        return true
+    }
+
+    /// The error for an answer of generation `shape` when the setting names another one, else nil.
+    public func mismatch(_ shape: BackendProtocol) -> TablesError? {
+        guard case .fixed(let wanted) = configuration.backendProtocol, wanted != shape else { return nil }
+        return .protocolMismatch(setting: wanted, server: shape)
+    }
+
+    private static func makeHandle(_ configuration: BackendConfiguration) throws(TablesError) -> CurlHandle {
         do {
-            return try CurlEasy(
-                connectTimeout: configuration.connectTimeout, totalTimeout: configuration.totalTimeout)
+            return try CurlHandle(
+                CurlSettings(
+                    connectTimeout: configuration.connectTimeout, totalTimeout: configuration.totalTimeout,
+                    userAgent: "Faro/1.0 (Linux)", keepAlive: true))
         } catch {
             throw .transport(error.description)
         }
@@ -38,21 +70,28 @@ public final class TablesClient {
     /// (`CurlRuntime`), which is most of a tray app's day between two pulls.
     public func closeConnection() { easy = nil }
 
+    /// Performs one request. `body` nil means GET, else POST with that body.
     private func perform(url: String, headers: [String], body: [UInt8]?, limit: Int) -> Result<
-        HTTPResponse, TablesError
+        CurlResponse, TablesError
     > {
-        let handle: CurlEasy
+        let handle: CurlHandle
         if let easy {
             handle = easy
         } else {
             do { handle = try TablesClient.makeHandle(configuration) } catch { return .failure(error) }
             easy = handle
         }
-        return handle.perform(url: url, headers: headers, body: body, limit: limit)
+        switch handle.perform(CurlRequest(url: url, headers: headers, body: body, maxBytes: limit)) {
+        case .success(let response): return .success(response)
+        case .failure(.tooLarge(let limit)): return .failure(.responseTooLarge(limit: limit))
+        case .failure(let error): return .failure(.transport(error.description))
+        }
     }
 
-    private var headers: [String] {
-        var h = ["ZUMO-API-VERSION: 2.0.0", "Accept: application/json"]
+    private var headers: [String] { headers(version: (generation ?? .v2).version) }
+
+    private func headers(version: String) -> [String] {
+        var h = ["ZUMO-API-VERSION: " + version, "Accept: application/json"]
         if let key = configuration.appKey { h.append("\(configuration.appKeyHeader): \(key)") }
         return h
     }
@@ -68,18 +107,25 @@ public final class TablesClient {
 
     /// A raw GET of `url` with the protocol headers; the answer may hold at most `limit` bytes (default: the
     /// configuration's `maxResponseBytes`).
-    public func get(_ url: String, limit: Int? = nil) -> Result<HTTPResponse, TablesError> {
+    public func get(_ url: String, limit: Int? = nil) -> Result<CurlResponse, TablesError> {
         perform(url: url, headers: headers, body: nil, limit: limit ?? configuration.maxResponseBytes)
     }
 
+    /// A raw GET of `url` with `ZUMO-API-VERSION: version` (whatever generation the client speaks).
+    public func getWithVersion(_ url: String, version: String) -> Result<CurlResponse, TablesError> {
+        perform(url: url, headers: headers(version: version), body: nil, limit: configuration.maxResponseBytes)
+    }
+
     /// A raw POST of a JSON body to `url`.
-    public func post(_ url: String, json: String) -> Result<HTTPResponse, TablesError> {
+    public func post(_ url: String, json: String) -> Result<CurlResponse, TablesError> {
         perform(
             url: url, headers: headers + ["Content-Type: application/json"], body: Array(json.utf8),
             limit: configuration.maxResponseBytes)
     }
 
-    /// Inserts one row (`POST /tables/{table}`) and reports what happened, for `DeliveryVerdict.classify`.
+    /// Inserts one row (`POST /tables/{table}`) and reports what happened, for `DeliveryVerdict.classify`. On a
+    /// 3.0.0 backend a 409 counts as delivered only when the stored row it carries is the row sent (`conflict`
+    /// otherwise, with what differs).
     public func insert(table: String, json: String) -> DeliveryAttemptResult {
         switch post(tableURL(table), json: json) {
         case .failure(let error): return .transportFailure(error.description)
@@ -88,12 +134,41 @@ public final class TablesClient {
                 return .response(
                     status: response.status, message: "to \(response.header("Location") ?? "another address")")
             }
+            if response.status == 409, generation == .v3,
+                let difference = TablesClient.storedRowDifference(sent: json, answer: response.body)
+            {
+                return .conflict(reason: difference)
+            }
             return .response(status: response.status, message: TablesClient.errorMessage(response))
         }
     }
 
+    /// Why the stored row of a 409 answer is not the row sent (nil when every field sent is stored as sent). System
+    /// columns the server sets are not compared; a body that is not a row is a difference too.
+    static func storedRowDifference(sent: String, answer: [UInt8]) -> String? {
+        guard let sentRow = try? JSONValue.parse(sent), let fields = sentRow.objectMembers else { return nil }
+        guard let stored = try? JSONValue.parse(bytes: answer), stored.objectMembers != nil else {
+            return "the backend holds another row with this id (its answer carries no row to compare)"
+        }
+        let system: Set<String> = ["createdat", "updatedat", "version", "deleted"]
+        for (name, value) in fields where !system.contains(name.lowercased()) {
+            let held = stored[name] ?? .null
+            let same: Bool
+            switch (value, held) {
+            case (.integer, _), (.number, _): same = value.doubleValue == held.doubleValue
+            default: same = value == held
+            }
+            if !same {
+                let id = sentRow["id"]?.stringValue ?? ""
+                return "the backend holds another row with id \(id): its \(name) is \(held.serialized), "
+                    + "Faro sent \(value.serialized)"
+            }
+        }
+        return nil
+    }
+
     /// The server's error text: `error` (or `message`) of a JSON body, else the start of the body.
-    static func errorMessage(_ response: HTTPResponse) -> String {
+    static func errorMessage(_ response: CurlResponse) -> String {
         guard !(200..<300).contains(response.status) else { return "" }
         if let json = try? JSONValue.parse(bytes: response.body),
             let text = json["error"]?.stringValue ?? json["message"]?.stringValue
@@ -108,12 +183,16 @@ public final class TablesClient {
     /// A list request's answer.
     public struct ListPage: Sendable, Equatable {
         public var rows: [JSONValue]
-        /// With `$inlinecount=allpages`.
+        /// With `$inlinecount=allpages` (2.0.0) or `$count=true` (3.0.0).
         public var count: Int?
-        /// The `Link: <…>; rel=next` URL when the server has more.
+        /// The `Link: <…>; rel=next` URL when the server has more (2.0.0).
         public var next: String?
         /// Bytes of the response body.
         public var bytes = 0
+        /// The generation the answer's shape belongs to.
+        public var shape: BackendProtocol = .v2
+        /// A 3.0.0 answer's `nextLink`, as sent (a query string or a URL; nil when null).
+        public var nextLink: String?
     }
 
     /// `GET /tables/{table}?{query}` where `query` holds already encoded OData options (`$filter=…&$top=…`).
@@ -130,22 +209,70 @@ public final class TablesClient {
         return try TablesClient.listPage(get(url, limit: limit))
     }
 
-    /// A list request's answer read as a page (rows, count, next link), or the error that explains why not.
-    public static func listPage(_ result: Result<HTTPResponse, TablesError>) throws(TablesError) -> ListPage {
+    /// A list request's answer read as a page (rows, count, next link) of either generation, or the error that
+    /// explains why not: 2.0.0 is an array or `{results, count}`, 3.0.0 `{items, count, nextLink}`.
+    public static func listPage(_ result: Result<CurlResponse, TablesError>) throws(TablesError) -> ListPage {
         let json = try jsonAnswer(result)
         let next = TablesClient.nextLink(json.response.header("Link"))
         let bytes = json.response.body.count
         if let rows = json.value.arrayValue { return ListPage(rows: rows, count: nil, next: next, bytes: bytes) }
+        if let rows = json.value["items"]?.arrayValue {
+            let count = json.value["count"]
+            let link = json.value["nextLink"]
+            guard count == nil || count == .null || count?.intValue != nil else {
+                throw .unexpectedShape("a 3.0.0 answer whose count is \(count?.serialized ?? "")")
+            }
+            guard link == nil || link == .null || link?.stringValue != nil else {
+                throw .unexpectedShape("a 3.0.0 answer whose nextLink is \(link?.serialized ?? "")")
+            }
+            return ListPage(
+                rows: rows, count: count?.intValue, next: nil, bytes: bytes, shape: .v3,
+                nextLink: link?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
+        }
         if let rows = json.value["results"]?.arrayValue, let count = json.value["count"]?.intValue {
             return ListPage(rows: rows, count: count, next: next, bytes: bytes)
         }
-        throw .malformedResponse("expected an array of rows or {results, count}")
+        let members = json.value.objectMembers.map { "an object with " + $0.prefix(5).map(\.0).joined(separator: ", ") }
+        throw .unexpectedShape(members ?? "a JSON \(TablesClient.kind(json.value))")
+    }
+
+    private static func kind(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .integer, .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    /// The raw answer to a 3.0.0 `nextLink` of a catalog pull (already resolved to an absolute URL on the catalog
+    /// table by `CatalogNextLink`; anything else is refused without a request).
+    public func catalogLinkResponse(url: String) -> Result<CurlResponse, TablesError> {
+        let table = tableURL(configuration.tables.catalog)
+        guard url.hasPrefix(table + "?") else { return .failure(.redirected(status: 0, location: url)) }
+        return get(url, limit: configuration.maxCatalogPageBytes)
+    }
+
+    /// Which generation the backend speaks, from the shape of one small catalog listing sent with
+    /// `ZUMO-API-VERSION: 2.0.0` (every server kind answers it: the Community Toolkit ignores the header, ASP.NET
+    /// Core Datasync answers 2.0 in the 2.0.0 shape, Mobile Apps requires it). Nil when the answer has neither shape
+    /// or is an error (`error` says which).
+    public func probeGeneration() -> Result<(generation: BackendProtocol, count: Int?), TablesError> {
+        let url = tableURL(configuration.tables.catalog) + "?$top=1"
+        do {
+            let page = try TablesClient.listPage(getWithVersion(url, version: BackendProtocol.v2.version))
+            return .success((page.shape, page.count))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The raw answer to one page of an incremental catalog pull: `GET /tables/{catalog}?{query}` (see
     /// `CatalogPullPlan`), allowed up to `maxCatalogPageBytes` (a server that ignores `$top` sends the whole table at
     /// once). `listPage` reads it; the sync does so on its own thread while the next page is on its way.
-    public func catalogPageResponse(query: String) -> Result<HTTPResponse, TablesError> {
+    public func catalogPageResponse(query: String) -> Result<CurlResponse, TablesError> {
         get(tableURL(configuration.tables.catalog) + "?" + query, limit: configuration.maxCatalogPageBytes)
     }
 
@@ -154,10 +281,10 @@ public final class TablesClient {
         try TablesClient.listPage(catalogPageResponse(query: query))
     }
 
-    /// `GET /tables/{table}/{id}`: the row, or nil for 404.
+    /// `GET /tables/{table}/{id}`: the row, or nil for 404 (and for 410, a 3.0.0 server's soft-deleted row).
     public func item(table: String, id: String) throws(TablesError) -> JSONValue? {
         let result = get(tableURL(table) + "/" + TablesClient.encode(id))
-        if case .success(let r) = result, r.status == 404 { return nil }
+        if case .success(let r) = result, r.status == 404 || r.status == 410 { return nil }
         let json = try TablesClient.jsonAnswer(result)
         guard json.value.objectMembers != nil else { throw .malformedResponse("expected a row object") }
         return json.value
@@ -185,8 +312,8 @@ public final class TablesClient {
     }
 
     /// A 2xx JSON answer, or the error that explains why not.
-    private static func jsonAnswer(_ result: Result<HTTPResponse, TablesError>) throws(TablesError)
-        -> (response: HTTPResponse, value: JSONValue)
+    private static func jsonAnswer(_ result: Result<CurlResponse, TablesError>) throws(TablesError)
+        -> (response: CurlResponse, value: JSONValue)
     {
         let response = try result.get()
         if (300..<400).contains(response.status) {

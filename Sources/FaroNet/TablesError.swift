@@ -1,3 +1,5 @@
+import FaroCore
+
 /// Why a request to the backend gave no usable answer, in words a user can act on.
 public enum TablesError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No HTTP answer: refused, reset, timed out, cut off, TLS failure (libcurl's message).
@@ -12,6 +14,10 @@ public enum TablesError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedContentType(String)
     /// The answer claimed to be JSON but was not, or had the wrong shape.
     case malformedResponse(String)
+    /// A JSON answer of neither generation's list shape (`what` says what it was).
+    case unexpectedShape(String)
+    /// The `backend-protocol` setting names one generation and the backend speaks the other.
+    case protocolMismatch(setting: BackendProtocol, server: BackendProtocol)
 
     public var description: String {
         switch self {
@@ -24,6 +30,12 @@ public enum TablesError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unexpectedContentType(let t):
             return "the backend answered with '\(t)' instead of JSON; check the backend URL."
         case .malformedResponse(let m): return "the backend's answer is not valid JSON (\(m))."
+        case .unexpectedShape(let what):
+            return "the backend answered a listing with \(what), neither a 2.0.0 array nor a 3.0.0 {items, count, "
+                + "nextLink}; check the backend URL."
+        case .protocolMismatch(let setting, let server):
+            return "the backend speaks \(server), but backend-protocol is set to \(setting.rawValue): set it to auto "
+                + "or \(server.rawValue) (--protocol, or gsettings set io.github.faro.Faro backend-protocol auto)."
         }
     }
 }

@@ -30,7 +30,7 @@ public final class GSettingsStore: SettingsStore {
 
     /// Opens the settings; fails (never aborts) when the schema is missing or older than this Faro.
     public init(
-        schemaID: String = SettingsSchemaKey.schemaID, schemaDirectory: String? = nil, backend: Backend = .standard
+        schemaID: String = SettingsKey.schemaID, schemaDirectory: String? = nil, backend: Backend = .standard
     ) throws(SettingsError) {
         let schema = try SchemaLookup.find(schemaID, directory: schemaDirectory)
         var store: UnsafeMutablePointer<GSettingsBackend>?
@@ -61,7 +61,7 @@ public final class GSettingsStore: SettingsStore {
     /// Background monitoring: `monitoring` (on/off) and `paused-until` (seconds since 1970; 0 = not paused).
     public var monitoring: MonitoringPreference {
         guard bool(.monitoring) else { return .off }
-        let until = g_settings_get_int64(settings, SettingsSchemaKey.pausedUntil.rawValue)
+        let until = g_settings_get_int64(settings, SettingsKey.pausedUntil.rawValue)
         return until > 0 ? .paused(until: Double(until)) : .on
     }
 
@@ -76,19 +76,19 @@ public final class GSettingsStore: SettingsStore {
         // A second settings object in delay-apply mode (it stays in that mode for good): both keys reach the
         // backend in one change.
         guard let batch = g_settings_new_full(schema, backend, nil) else {
-            throw .notWritable(key: SettingsKey.monitoring)
+            throw .notWritable(key: SettingsKey.monitoring.rawValue)
         }
         defer { g_object_unref(batch) }
         g_settings_delay(batch)
-        let on = g_settings_set_boolean(batch, SettingsSchemaKey.monitoring.rawValue, preference == .off ? 0 : 1)
-        let paused = g_settings_set_int64(batch, SettingsSchemaKey.pausedUntil.rawValue, gint64(until))
+        let on = g_settings_set_boolean(batch, SettingsKey.monitoring.rawValue, preference == .off ? 0 : 1)
+        let paused = g_settings_set_int64(batch, SettingsKey.pausedUntil.rawValue, gint64(until))
         g_settings_apply(batch)
-        guard on != 0, paused != 0 else { throw .notWritable(key: SettingsKey.monitoring) }
+        guard on != 0, paused != 0 else { throw .notWritable(key: SettingsKey.monitoring.rawValue) }
     }
 
-    public func bool(_ key: SettingsSchemaKey) -> Bool { g_settings_get_boolean(settings, key.rawValue) != 0 }
+    public func bool(_ key: SettingsKey) -> Bool { g_settings_get_boolean(settings, key.rawValue) != 0 }
 
-    public func setBool(_ key: SettingsSchemaKey, _ value: Bool) throws(SettingsError) {
+    public func setBool(_ key: SettingsKey, _ value: Bool) throws(SettingsError) {
         try check(key, "b")
         guard bool(key) != value else { return }
         guard g_settings_set_boolean(settings, key.rawValue, value ? 1 : 0) != 0 else {
@@ -97,14 +97,14 @@ public final class GSettingsStore: SettingsStore {
     }
 
     /// A string key; empty reads as nil.
-    public func text(_ key: SettingsSchemaKey) -> String? {
+    public func text(_ key: SettingsKey) -> String? {
         guard let value = g_settings_get_string(settings, key.rawValue) else { return nil }
         defer { g_free(value) }
         let text = String(cString: value)
         return text.isEmpty ? nil : text
     }
 
-    public func setText(_ key: SettingsSchemaKey, _ value: String?) throws(SettingsError) {
+    public func setText(_ key: SettingsKey, _ value: String?) throws(SettingsError) {
         try check(key, "s")
         guard text(key) != value, !(value == "" && text(key) == nil) else { return }
         guard g_settings_set_string(settings, key.rawValue, value ?? "") != 0 else {
@@ -113,10 +113,10 @@ public final class GSettingsStore: SettingsStore {
     }
 
     /// A period in whole seconds (`exit-period`, `cool-down`, `catalog-refresh-interval`).
-    public func seconds(_ key: SettingsSchemaKey) -> UInt32 { g_settings_get_uint(settings, key.rawValue) }
+    public func seconds(_ key: SettingsKey) -> UInt32 { g_settings_get_uint(settings, key.rawValue) }
 
     /// Sets a period, refused (not clamped) outside the range the schema allows.
-    public func setSeconds(_ key: SettingsSchemaKey, _ value: UInt32) throws(SettingsError) {
+    public func setSeconds(_ key: SettingsKey, _ value: UInt32) throws(SettingsError) {
         try check(key, "u")
         guard seconds(key) != value else { return }
         if let range = allowedRange(key), !range.contains(value) {
@@ -142,8 +142,8 @@ public final class GSettingsStore: SettingsStore {
     // MARK: SettingsStore
 
     public func string(_ key: String) -> String? {
-        if key == SettingsKey.monitoring { return monitoring.storedValue }
-        guard let schemaKey = SettingsSchemaKey(rawValue: key) else { return nil }
+        if key == SettingsKey.monitoring.rawValue { return monitoring.storedValue }
+        guard let schemaKey = SettingsKey(rawValue: key) else { return nil }
         switch schemaKey.typeString {
         case "b": return bool(schemaKey) ? "true" : nil
         case "u": return String(seconds(schemaKey))
@@ -160,10 +160,10 @@ public final class GSettingsStore: SettingsStore {
 
     /// Sets a value from its string form, or says why it cannot be.
     public func set(_ key: String, _ value: String?) throws(SettingsError) {
-        if key == SettingsKey.monitoring {
+        if key == SettingsKey.monitoring.rawValue {
             return try setMonitoring(MonitoringPreference(storedValue: value))
         }
-        guard let schemaKey = SettingsSchemaKey(rawValue: key) else {
+        guard let schemaKey = SettingsKey(rawValue: key) else {
             throw .invalidValue(key: key, value: value ?? "", reason: "Faro has no such setting")
         }
         switch schemaKey.typeString {
@@ -190,7 +190,7 @@ public final class GSettingsStore: SettingsStore {
             pointer: { key in
                 guard let key else { return }
                 let name = String(cString: key.assumingMemoryBound(to: CChar.self))
-                changed(SettingsSchemaKey(rawValue: name)?.settingsKey ?? name)
+                changed(SettingsKey(rawValue: name)?.settingsKey ?? name)
             })
         let instance = settings
         // The token holds the settings object too, so the connection outlives neither.
@@ -210,14 +210,14 @@ public final class GSettingsStore: SettingsStore {
         return true
     }
 
-    private func check(_ key: SettingsSchemaKey, _ type: String) throws(SettingsError) {
+    private func check(_ key: SettingsKey, _ type: String) throws(SettingsError) {
         guard key.typeString == type else {
             throw .invalidValue(key: key.rawValue, value: "", reason: "it is not a \(type) key")
         }
     }
 
     /// The `<range min="…" max="…"/>` of a `u` key in the installed schema, nil when it has none.
-    private func allowedRange(_ key: SettingsSchemaKey) -> ClosedRange<UInt32>? {
+    private func allowedRange(_ key: SettingsKey) -> ClosedRange<UInt32>? {
         guard let schemaKey = g_settings_schema_get_key(schema, key.rawValue) else { return nil }
         defer { g_settings_schema_key_unref(schemaKey) }
         // ('range', <(min, max)>), or ('type', <@au []>) for a key without a range.

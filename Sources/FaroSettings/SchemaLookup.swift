@@ -1,4 +1,5 @@
 internal import CSecret
+import FaroApp
 import FoundationEssentials
 
 /// Finds Faro's compiled settings schema without ever letting GLib abort: `g_settings_new` aborts the process on
@@ -11,7 +12,7 @@ import FoundationEssentials
 enum SchemaLookup {
     static let compiledFile = "gschemas.compiled"
 
-    /// The schema `id`, checked to hold every key of `SettingsSchemaKey` with its type. The caller owns the
+    /// The schema `id`, checked to hold every key of `SettingsKey` with its type. The caller owns the
     /// returned reference (`g_settings_schema_unref`).
     static func find(
         _ id: String, directory: String?, environment: [String: String] = ProcessInfo.processInfo.environment
@@ -32,7 +33,7 @@ enum SchemaLookup {
         guard let source, let schema = g_settings_schema_source_lookup(source, id, 1) else {
             throw .schemaMissing(id: id, searched: folders)
         }
-        for key in SettingsSchemaKey.allCases {
+        for key in SettingsKey.allCases {
             guard g_settings_schema_has_key(schema, key.rawValue) != 0 else {
                 g_settings_schema_unref(schema)
                 throw .schemaOutdated(id: id, key: key.rawValue, found: nil)

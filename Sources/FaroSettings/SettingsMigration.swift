@@ -14,7 +14,7 @@ public enum SettingsMigration {
     }
 
     /// The SQLite key of each setting older Faros stored, and where it goes now (nil: the app key).
-    static let legacyKeys: [(sqlite: String, key: SettingsSchemaKey?)] = [
+    static let legacyKeys: [(sqlite: String, key: SettingsKey?)] = [
         ("monitoring", .monitoring),
         ("told-about-background", .toldAboutBackground),
         ("backend-url", .backendURL),
@@ -79,8 +79,8 @@ public enum SettingsMigration {
 
 extension GSettingsStore {
     /// Whether `key` holds a value set by someone (not the schema's default).
-    func hasUserValue(_ key: SettingsSchemaKey) -> Bool {
-        let keys = key == .monitoring ? [SettingsSchemaKey.monitoring, .pausedUntil] : [key]
+    func hasUserValue(_ key: SettingsKey) -> Bool {
+        let keys = key == .monitoring ? [SettingsKey.monitoring, .pausedUntil] : [key]
         return keys.contains { userValue($0.rawValue) }
     }
 }

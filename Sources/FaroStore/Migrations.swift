@@ -75,7 +75,16 @@ public enum Migrations {
             PRIMARY KEY (source_id, id)) WITHOUT ROWID;
         CREATE INDEX catalog_places_by_beacon ON catalog_places (source_id, major, minor);
         """,
-        // 5: beacon calibrations at 1 m, per-adapter offsets (docs/calibration.md), and visited places
+        // 5: the tables protocol generation each backend was found to speak (docs/backend-protocols.md), by base URL;
+        // each place keeps its row's version, so a row read again unchanged is not counted as changed.
+        """
+        ALTER TABLE catalog_places ADD COLUMN version TEXT NOT NULL DEFAULT '';
+        CREATE TABLE IF NOT EXISTS backend_protocols (
+            base_url TEXT PRIMARY KEY NOT NULL,
+            generation INTEGER NOT NULL CHECK (generation IN (2, 3)),
+            learned_at REAL NOT NULL);
+        """,
+        // 6: beacon calibrations at 1 m, per-adapter offsets (docs/calibration.md), and visited places
         // (docs/visits.md); times are seconds since 1970, UTC.
         """
         CREATE TABLE calibrations (

@@ -11,12 +11,13 @@ struct BackendOptions {
             "faro-backend [--port N] [--database FILE] [--data DIR] [--app-key KEY] [--debug] [--fail-rate F] "
                 + "[--fail-status 500,503] [--latency-ms MIN[:MAX]] [--drop-rate F] [--refuse-for SECONDS] "
                 + "[--refuse-every SECONDS] [--seed N] [--page-cap N] [--ignore-top] [--fail-body-containing TEXT] "
-                + "[--refuse-listing TABLE] [--load FILE [--load-only]]"
+                + "[--refuse-listing TABLE] [--load FILE [--load-only]] [--protocol 2|3] [--next-link query|absolute] "
+                + "[--timestamps ms|offset|seconds] [--request-log FILE]"
         ],
         summary: "Serve the tables protocol and the demo sites on 127.0.0.1.",
         description: """
-            A local stand-in for Faro's Azure Mobile Apps backend (tables protocol 2.0.0) on 127.0.0.1, with the \
-            demo catalog (table 'beacons') and the demo microsites (/sitios/<slug>/) from DIR/demo, and faults to \
+            A local stand-in for Faro's backend on 127.0.0.1, speaking tables protocol 2.0.0 (Azure Mobile Apps) or \
+            3.0.0 (Datasync, with --protocol 3), with the demo catalog (table 'beacons') and the demo microsites (/sitios/<slug>/) from DIR/demo, and faults to \
             inject for tests: errors, delays, dropped and refused connections. It prints 'listening on \
             http://127.0.0.1:PORT' on stdout once it accepts connections. Faults apply to /tables requests only.
             """,
@@ -45,7 +46,26 @@ struct BackendOptions {
                 "...and again every P seconds. Each change prints a line: 'refusing connections' and 'listening "
                     + "again on http://127.0.0.1:PORT'."),
             OptionHelp("--seed N", "Seed of the fault dice (default: random)."),
-            OptionHelp("--page-cap N", "List pages hold at most N rows whatever $top asks (short pages)."),
+            OptionHelp(
+                "--protocol 2|3",
+                "The tables protocol generation to speak (default 2). 2: ZUMO-API-VERSION 2.0.x required, list "
+                    + "answers are arrays ({results, count} with $inlinecount=allpages), datetimeoffset'...' literals. "
+                    + "3 (as the Datasync Community Toolkit): the header is ignored, list answers are {items, count, "
+                    + "nextLink} with nulls present, pages capped at 100 rows, cast(...,Edm.DateTimeOffset) and bare "
+                    + "date literals (datetimeoffset'...' is 400), no createdAt, 410 for a soft-deleted row."),
+            OptionHelp(
+                "--next-link query|absolute",
+                "With --protocol 3: nextLink as a bare query string (the Toolkit, default) or an absolute URL "
+                    + "(ASP.NET Core Datasync)."),
+            OptionHelp(
+                "--timestamps ms|offset|seconds",
+                "How updatedAt is written: 2026-11-29T14:03:07.123Z (default), ...07.123+00:00 (ASP.NET Core "
+                    + "Datasync), or whole seconds ...07Z (a clock that keeps seconds: stamps are truncated)."),
+            OptionHelp("--request-log FILE", "Write 'METHOD /tables/...?query' for every /tables request to FILE."),
+            OptionHelp(
+                "--page-cap N",
+                "List pages hold at most N rows whatever $top asks (short pages; with --protocol 3 the cap, "
+                    + "default 100)."),
             OptionHelp("--ignore-top", "List pages hold every matching row ($top is ignored)."),
             OptionHelp("--fail-body-containing TEXT", "Inserts whose body contains TEXT always fail with 500."),
             OptionHelp(
@@ -107,6 +127,10 @@ struct BackendOptions {
     var loadFiles: [String] = []
     var refuseListing: Set<String> = []
     var loadOnly = false
+    var generation = 2
+    var absoluteNextLinks = false
+    var timestamps = TimestampStyle.milliseconds
+    var requestLog: String?
 
     init(_ words: [String]) throws(UsageError) {
         var args = Arguments(words)
@@ -164,6 +188,25 @@ struct BackendOptions {
         while let table = try args.option("--refuse-listing") { refuseListing.insert(table) }
         while let file = try args.option("--load") { loadFiles.append(file) }
         loadOnly = args.flag("--load-only")
+        if let text = try args.option("--protocol") {
+            guard let n = Int(text), n == 2 || n == 3 else {
+                throw UsageError(description: "--protocol must be 2 or 3")
+            }
+            generation = n
+        }
+        if let text = try args.option("--next-link") {
+            guard text == "query" || text == "absolute" else {
+                throw UsageError(description: "--next-link must be query or absolute")
+            }
+            absoluteNextLinks = text == "absolute"
+        }
+        if let text = try args.option("--timestamps") {
+            guard let style = TimestampStyle(rawValue: text) else {
+                throw UsageError(description: "--timestamps must be ms, offset or seconds")
+            }
+            timestamps = style
+        }
+        requestLog = try args.option("--request-log")
         try args.finish()
         if refuseEvery > 0, refuseEvery <= refuseFor {
             throw UsageError(description: "--refuse-every must be longer than --refuse-for")

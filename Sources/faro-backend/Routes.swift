@@ -40,6 +40,10 @@ final class Routes {
     let appKey: String?
     let inspection: SiteInspection
     var baseURL = "http://127.0.0.1"
+    /// 3.0.0 `nextLink`s as absolute URLs (ASP.NET Core Datasync) instead of bare query strings (the Toolkit).
+    var absoluteNextLinks = false
+    /// Where each /tables request line is appended (`--request-log`), nil for nowhere.
+    var requestLog: FileHandle?
     private let clock: () -> Double
 
     init(
@@ -93,12 +97,23 @@ final class Routes {
         return request.query.first(where: { $0.key.lowercased() == "zumo-api-version" })?.value
     }
 
+    private var generation: Int { tables.generation }
+
     private func handleTables(_ request: HTTPRequest) -> HTTPReply {
-        guard let version = apiVersion(request), version.hasPrefix("2.0.") else {
-            return .error(
-                400,
-                "An invalid API version was specified in the request, this could mean that the "
-                    + "ZUMO-API-VERSION header is missing or has an unsupported value (expected 2.0.x).")
+        if let requestLog {
+            let line =
+                request.method + " /" + request.segments.joined(separator: "/")
+                + (request.rawQuery.map { "?" + $0 } ?? "") + "\n"
+            requestLog.write(Data(line.utf8))
+        }
+        // 2.0.0 (azure-mobile-apps-node) requires 2.0.x; the Community Toolkit (3.0.0) ignores the header.
+        if generation == 2 {
+            guard let version = apiVersion(request), version.hasPrefix("2.0.") else {
+                return .error(
+                    400,
+                    "An invalid API version was specified in the request, this could mean that the "
+                        + "ZUMO-API-VERSION header is missing or has an unsupported value (expected 2.0.x).")
+            }
         }
         if let appKey, request.header("ZUMO-API-KEY") != appKey {
             return .error(401, "Unauthorized: a valid ZUMO-API-KEY header is required.")
@@ -113,6 +128,14 @@ final class Routes {
             return list(table, request)
         case ("GET", let id?):
             do {
+                if generation == 3 {
+                    // A soft-deleted row answers 410 Gone.
+                    guard let row = try tables.row(table: table, id: id, includeDeleted: true) else {
+                        return .error(404, "The item does not exist")
+                    }
+                    if row["deleted"] == .bool(true) { return .error(410, "The item was deleted") }
+                    return .json(200, row, headers: etag(row))
+                }
                 guard
                     let row = try tables.row(
                         table: table, id: id,
@@ -121,6 +144,16 @@ final class Routes {
                 return .json(200, row, headers: etag(row))
             } catch {
                 return .error(500, "Storage failed: \(error)")
+            }
+        case ("DELETE", let id?):
+            do {
+                let row = try tables.delete(table: table, id: id, ifMatch: request.header("If-Match"), now: clock())
+                return .json(200, row, headers: etag(row))
+            } catch {
+                if error.status == 412, let existing = error.existing {
+                    return .json(412, existing, headers: etag(existing))
+                }
+                return .error(error.status, error.message)
             }
         case ("POST", nil): return insert(table, request)
         default: return .error(405, "Method \(request.method) is not supported on this route by faro-backend.")
@@ -151,9 +184,12 @@ final class Routes {
 
     private func list(_ table: String, _ request: HTTPRequest) -> HTTPReply {
         let query: TableQuery
-        do { query = try TableQuery(parameters: request.query) } catch { return .error(400, error.description) }
+        do { query = try TableQuery(parameters: request.query, generation: generation) } catch {
+            return .error(400, error.description)
+        }
         let page: TableStore.Page
         do { page = try tables.list(table: table, query: query) } catch { return .error(error.status, error.message) }
+        if generation == 3 { return listV3(table, request, query, page) }
         var headers: [(String, String)] = []
         if query.top > 0, page.rows.count == query.top {
             headers.append(("Link", "<\(nextLink(table, request, query))>; rel=next"))
@@ -163,6 +199,36 @@ final class Routes {
                 200, .object([("results", .array(page.rows)), ("count", .integer(Int64(count)))]), headers: headers)
         }
         return .json(200, .array(page.rows), headers: headers)
+    }
+
+    /// A 3.0.0 list answer: `{"items", "count", "nextLink"}` with nulls present. `nextLink` is null once the rows
+    /// up to this page reach the count (or `$top`); otherwise the same query with `$skip` moved on, as a bare query
+    /// string (the Toolkit) or an absolute URL (`--next-link absolute`, ASP.NET Core Datasync).
+    private func listV3(_ table: String, _ request: HTTPRequest, _ query: TableQuery, _ page: TableStore.Page)
+        -> HTTPReply
+    {
+        let total = page.totalCount ?? 0
+        var end = total
+        if let top = query.topGiven { end = min(end, query.skip + top) }
+        let reached = query.skip + page.rows.count
+        var link: JSONValue = .null
+        if !page.rows.isEmpty, reached < end {
+            var parts = (request.rawQuery ?? "").split(separator: "&").map(String.init).filter {
+                let name = QueryString.decode(String($0.split(separator: "=", maxSplits: 1).first ?? "")).lowercased()
+                return name != "$skip" && name != "$top"
+            }
+            if let top = query.topGiven { parts.append("$top=\(top - page.rows.count)") }
+            parts.append("$skip=\(reached)")
+            let text = parts.joined(separator: "&")
+            link = .string(absoluteNextLinks ? "\(baseURL)/tables/\(table)?" + text : text)
+        }
+        return .json(
+            200,
+            .object([
+                ("items", .array(page.rows)),
+                ("count", query.inlineCount ? .integer(Int64(total)) : .null),
+                ("nextLink", link),
+            ]))
     }
 
     private func nextLink(_ table: String, _ request: HTTPRequest, _ query: TableQuery) -> String {

@@ -10,6 +10,30 @@ struct TableError: Error {
     var existing: JSONValue?
 }
 
+/// How a server writes `updatedAt`: `….123Z` (Mobile Apps, the Community Toolkit), `….123+00:00` (ASP.NET Core
+/// Datasync), or whole seconds `…07Z` (a clock that keeps seconds only: every stamp is truncated to the second).
+enum TimestampStyle: String, CaseIterable {
+    case milliseconds = "ms"
+    case offset
+    case seconds
+
+    /// The stored spelling of `now` (truncated to the second for `seconds`).
+    func stamp(_ now: Double) -> String {
+        Fechahora.format(secondsSince1970: self == .seconds ? now.rounded(.down) : now)
+    }
+
+    /// A stored value as answers write it.
+    func render(_ stored: String) -> String {
+        switch self {
+        case .milliseconds: return stored
+        case .offset: return stored.hasSuffix("Z") ? String(stored.dropLast()) + "+00:00" : stored
+        case .seconds:
+            guard let dot = stored.firstIndex(of: "."), stored.hasSuffix("Z") else { return stored }
+            return String(stored[..<dot]) + "Z"
+        }
+    }
+}
+
 /// The "dynamic schema" tables of azure-mobile-apps-node on SQLite: any valid table name, created on the first
 /// insert, gaining a column whenever a new field appears. Column kinds (string, number, boolean) are remembered in
 /// `__faro_columns` so booleans come back as `true`/`false`.
@@ -24,6 +48,10 @@ final class TableStore {
     var poison: String?
     /// Fault: listing these tables is refused (403) unless the query looks one beacon up (`major eq …`).
     var refuseListing: Set<String> = []
+    /// The protocol generation served: 2 (Mobile Apps) or 3 (Datasync: no `createdAt`, 16-byte versions).
+    var generation = 2
+    /// How `updatedAt` is written in answers (stored values are always `….123Z`).
+    var timestamps = TimestampStyle.milliseconds
     private let db: SQLiteConnection
     private var random = SystemRandomNumberGenerator()
     /// table → (column → kind), in creation order.
@@ -128,6 +156,7 @@ final class TableStore {
         }
         for (name, value) in fields {
             if TableStore.systemColumns.contains(where: { $0.lowercased() == name.lowercased() }) {
+                if generation == 3 { continue }  // a 3.0.0 server sets them itself, whatever was sent
                 throw TableError(status: 400, message: "Cannot insert item with property '\(name)' as it is reserved")
             }
             if name.lowercased() == "id" {
@@ -179,7 +208,10 @@ final class TableStore {
         }
         let fields = try validateInsert(body)
         let id = fields.last(where: { $0.0.lowercased() == "id" })?.1.stringValue ?? OutboxRowID.make(using: &random)
-        let userFields = fields.filter { $0.0.lowercased() != "id" }
+        let userFields = fields.filter { field in
+            field.0.lowercased() != "id"
+                && !TableStore.systemColumns.contains { $0.lowercased() == field.0.lowercased() }
+        }
         do {
             return try db.transaction { () throws(StoreError) -> Result<JSONValue, TableError> in
                 try ensureTable(table, fields: userFields)
@@ -189,8 +221,8 @@ final class TableStore {
                             status: 409, message: "An item with id '\(id)' already exists.",
                             existing: existing))
                 }
-                let stamp = Fechahora.format(secondsSince1970: now)
-                let version = TableStore.newVersion(&random)
+                let stamp = timestamps.stamp(now)
+                let version = newVersion()
                 try insertRow(table: table, id: id, stamp: stamp, version: version, fields: userFields)
                 guard let stored = try row(table: table, id: id, includeDeleted: true) else {
                     return .failure(TableError(status: 500, message: "The item vanished after insert."))
@@ -213,11 +245,9 @@ final class TableStore {
                 try ensureTable(table, fields: user)
                 guard let id = fields.first(where: { $0.0 == "id" })?.1.stringValue else { continue }
                 try db.query("DELETE FROM \(TableStore.quoted(table)) WHERE id = ?", [.text(id)])
-                let stamp = Fechahora.format(secondsSince1970: now)
+                let stamp = timestamps.stamp(now)
                 var names = ["\"id\"", "\"createdAt\"", "\"updatedAt\"", "\"version\"", "\"deleted\""]
-                var values: [SQLiteValue] = [
-                    .text(id), .text(stamp), .text(stamp), .text(TableStore.newVersion(&random)), .integer(0),
-                ]
+                var values: [SQLiteValue] = [.text(id), .text(stamp), .text(stamp), .text(newVersion()), .integer(0)]
                 for (name, value) in user {
                     names.append(TableStore.quoted(name))
                     values.append(sqlValue(value))
@@ -230,12 +260,15 @@ final class TableStore {
         }
     }
 
-    static func newVersion(_ random: inout SystemRandomNumberGenerator) -> String {
-        var n = random.next()
+    /// A new row version: base64 of 8 random bytes (2.0.0) or 16 (3.0.0).
+    func newVersion() -> String {
         var bytes: [UInt8] = []
-        for _ in 0..<8 {
-            bytes.append(UInt8(truncatingIfNeeded: n))
-            n >>= 8
+        for _ in 0..<(generation == 3 ? 2 : 1) {
+            var n = random.next()
+            for _ in 0..<8 {
+                bytes.append(UInt8(truncatingIfNeeded: n))
+                n >>= 8
+            }
         }
         return Data(bytes).base64EncodedString()
     }
@@ -249,6 +282,42 @@ final class TableStore {
         try statement.bind([.text(id)])
         guard try statement.step() else { return nil }
         return render(table: table, names: statement.columnNames, values: statement.row())
+    }
+
+    /// Soft-deletes one row (`DELETE /tables/{table}/{id}`): 404 when there is none, 410 when it is deleted already
+    /// (3.0.0), 412 with the stored row when `ifMatch` (an ETag, quoted or not) is not its version.
+    func delete(table: String, id: String, ifMatch: String?, now: Double) throws(TableError) -> JSONValue {
+        do {
+            return try db.transaction { () throws(StoreError) -> Result<JSONValue, TableError> in
+                guard let stored = try row(table: table, id: id, includeDeleted: true) else {
+                    return .failure(TableError(status: 404, message: "The item does not exist"))
+                }
+                if stored["deleted"] == .bool(true) {
+                    return .failure(
+                        generation == 3
+                            ? TableError(status: 410, message: "The item was deleted", existing: stored)
+                            : TableError(status: 404, message: "The item does not exist"))
+                }
+                if let ifMatch, ifMatch != "*" {
+                    let wanted = ifMatch.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+                    if stored["version"]?.stringValue != wanted {
+                        return .failure(
+                            TableError(status: 412, message: "The version does not match", existing: stored))
+                    }
+                }
+                try db.query(
+                    "UPDATE \(TableStore.quoted(table)) SET deleted = 1, \"updatedAt\" = ?, \"version\" = ? WHERE id = ?",
+                    [.text(timestamps.stamp(now)), .text(newVersion()), .text(id)])
+                guard let deleted = try row(table: table, id: id, includeDeleted: true) else {
+                    return .failure(TableError(status: 500, message: "The item vanished after delete."))
+                }
+                return .success(deleted)
+            }.get()
+        } catch let error as TableError {
+            throw error
+        } catch {
+            throw TableError(status: 500, message: "Storage failed: \(error)")
+        }
     }
 
     /// A query's answer: the page of rows and, when asked, the total count matching the filter.
@@ -270,7 +339,9 @@ final class TableStore {
         if !query.includeDeleted { conditions.append("deleted = 0") }
         if let text = query.filter {
             do {
-                let f = try ODataFilter(try TableStore.timestampLiterals(text)) { self.column(table, $0) }
+                let f = try ODataFilter(try TableStore.timestampLiterals(text, generation: generation)) {
+                    self.column(table, $0)
+                }
                 conditions.append(f.sql)
                 parameters += f.parameters
             } catch {
@@ -302,6 +373,7 @@ final class TableStore {
             let statement = try db.prepare(
                 "SELECT \(selected)\(from)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?")
             var limit = Int64(query.top)
+            if generation == 3 { limit = Int64(min(query.topGiven ?? Int.max, pageCap ?? TableQuery.defaultPageCap)) }
             if let pageCap { limit = min(limit, Int64(pageCap)) }
             if ignoreTop { limit = -1 }
             try statement.bind(parameters + [.integer(limit), .integer(Int64(query.skip))])
@@ -309,7 +381,7 @@ final class TableStore {
             let names = statement.columnNames
             while try statement.step() { rows.append(render(table: table, names: names, values: statement.row())) }
             var total: Int?
-            if query.inlineCount {
+            if query.inlineCount || generation == 3 {
                 total = Int(try db.query("SELECT count(*)\(from)\(whereClause)", parameters).first?.first?.integer ?? 0)
             }
             return Page(rows: rows, totalCount: total)
@@ -318,14 +390,23 @@ final class TableStore {
         }
     }
 
-    /// `datetimeoffset'2026-…'` literals (what the tables clients send for `updatedAt`) as the plain string
-    /// literals of the stored spelling (`2026-11-29T14:03:07.123Z`), so timestamps compare as stored. Text inside
-    /// ordinary string literals is left alone.
-    static func timestampLiterals(_ filter: String) throws(QueryError) -> String {
+    /// Date literals as the plain string literals of the stored spelling (`'2026-11-29T14:03:07.123Z'`), so
+    /// timestamps compare as stored. 2.0.0 writes them `datetimeoffset'…'`; OData v4 (3.0.0) has no such literal (400)
+    /// and writes `cast(…,Edm.DateTimeOffset)` or the bare ISO value. Text inside string literals is left alone.
+    static func timestampLiterals(_ filter: String, generation: Int = 2) throws(QueryError) -> String {
         let chars = Array(filter)
         var out = ""
         var i = 0
-        let keyword = Array("datetimeoffset")
+        func startsWith(_ word: String, at index: Int) -> Bool {
+            let w = Array(word)
+            return index + w.count <= chars.count && String(chars[index..<index + w.count]).lowercased() == word
+        }
+        func instant(_ text: String) throws(QueryError) -> String {
+            guard let instant = CatalogTimestamp(text) else {
+                throw QueryError(description: "$filter: '\(text)' is not a date and time")
+            }
+            return "'\(instant)'"
+        }
         while i < chars.count {
             let c = chars[i]
             if c == "'" {
@@ -348,20 +429,49 @@ final class TableStore {
                 continue
             }
             let startsWord = i == 0 || !(chars[i - 1].isLetter || chars[i - 1].isNumber || chars[i - 1] == "_")
-            if startsWord, i + keyword.count < chars.count,
-                String(chars[i..<i + keyword.count]).lowercased() == "datetimeoffset", chars[i + keyword.count] == "'"
-            {
-                var j = i + keyword.count + 1
+            if startsWord, startsWith("datetimeoffset'", at: i) {
+                guard generation == 2 else {
+                    throw QueryError(
+                        description: "$filter: datetimeoffset'…' is not an OData v4 literal; use "
+                            + "cast(…,Edm.DateTimeOffset) or the bare date and time")
+                }
+                var j = i + "datetimeoffset'".count
                 var text = ""
                 while j < chars.count, chars[j] != "'" {
                     text.append(chars[j])
                     j += 1
                 }
-                guard j < chars.count, let instant = CatalogTimestamp(text) else {
-                    throw QueryError(description: "$filter: '\(text)' is not a datetimeoffset")
-                }
-                out += "'\(instant)'"
+                guard j < chars.count else { throw QueryError(description: "$filter: unterminated datetimeoffset") }
+                out += try instant(text)
                 i = j + 1
+                continue
+            }
+            if generation == 3, startsWord, startsWith("cast(", at: i) {
+                var j = i + "cast(".count
+                var text = ""
+                while j < chars.count, chars[j] != "," && chars[j] != ")" {
+                    text.append(chars[j])
+                    j += 1
+                }
+                let type = "edm.datetimeoffset)"
+                guard j < chars.count, chars[j] == ",", startsWith(type, at: j + 1) else {
+                    throw QueryError(description: "$filter: only cast(…,Edm.DateTimeOffset) is supported")
+                }
+                out += try instant(text.trimmingCharacters(in: .whitespaces))
+                i = j + 1 + type.count
+                continue
+            }
+            if generation == 3, startsWord, c.isNumber, i + 10 < chars.count, chars[i + 4] == "-",
+                chars[i + 7] == "-", chars[i + 10] == "T" || chars[i + 10] == "t"
+            {
+                var j = i
+                var text = ""
+                while j < chars.count, chars[j] != " ", chars[j] != ")" {
+                    text.append(chars[j])
+                    j += 1
+                }
+                out += try instant(text)
+                i = j
                 continue
             }
             out.append(c)
@@ -384,18 +494,18 @@ final class TableStore {
                     guard let id = fields.first(where: { $0.0 == "id" })?.1.stringValue, !id.isEmpty else {
                         return .failure(TableError(status: 400, message: "a row without a string id"))
                     }
-                    var stamp = Fechahora.format(secondsSince1970: now)
+                    var stamp = timestamps.stamp(now)
                     if let text = fields.first(where: { $0.0 == "updatedAt" })?.1.stringValue {
                         guard let instant = CatalogTimestamp(text) else {
                             return .failure(TableError(status: 400, message: "row \(id): bad updatedAt '\(text)'"))
                         }
-                        stamp = instant.description
+                        stamp = timestamps.stamp(Double(instant.milliseconds) / 1000)
                     }
                     let deleted = fields.contains { $0.0 == "deleted" && $0.1 == .bool(true) }
                     let user = fields.filter { !["id", "createdAt", "updatedAt", "version", "deleted"].contains($0.0) }
                     try ensureTable(table, fields: user)
                     try createSyncIndex(table)
-                    let version = TableStore.newVersion(&random)
+                    let version = newVersion()
                     if try row(table: table, id: id, includeDeleted: true) != nil {
                         var sets = ["\"updatedAt\" = ?", "\"version\" = ?", "\"deleted\" = ?"]
                         var values: [SQLiteValue] = [.text(stamp), .text(version), .integer(deleted ? 1 : 0)]
@@ -427,7 +537,12 @@ final class TableStore {
         let kinds = Dictionary(schema[table]?.map { ($0.name, $0.kind) } ?? [], uniquingKeysWith: { a, _ in a })
         var members: [(String, JSONValue)] = []
         for (name, value) in zip(names, values) {
+            if generation == 3, name == "createdAt" { continue }  // 3.0.0 has no createdAt
             let boolean = name == "deleted" || kinds[name] == "boolean"
+            if name == "updatedAt" || name == "createdAt", case .text(let stored) = value {
+                members.append((name, .string(timestamps.render(stored))))
+                continue
+            }
             switch value {
             case .null: members.append((name, .null))
             case .integer(let n): members.append((name, boolean ? .bool(n != 0) : .integer(n)))
@@ -440,11 +555,18 @@ final class TableStore {
     }
 }
 
-/// The query options of a GET list request, checked like the real server (`$top` at most 1000, default 50).
+/// The query options of a GET list request, checked like the real servers: 2.0.0 (`$top` at most 1000, default 50,
+/// `$inlinecount`, `__includeDeleted`) or 3.0.0 (OData v4: `$count`, `__includedeleted`, pages capped at 100 unless
+/// `--page-cap` says otherwise, whatever `$top` asks).
 struct TableQuery {
     static let defaultTop = 50
     static let maxTop = 1000
+    static let defaultPageCap = 100
     var filter: String?
+    /// `$top` as given (3.0.0 pages by its cap when there is none).
+    var topGiven: Int?
+    /// The raw query parameters, for the next page's link.
+    var parameters: [String: String] = [:]
     var orderBy: [(String, Bool)] = []
     var select: [String]?
     var top = defaultTop
@@ -452,7 +574,8 @@ struct TableQuery {
     var inlineCount = false
     var includeDeleted = false
 
-    init(parameters: [String: String]) throws(QueryError) {
+    init(parameters: [String: String], generation: Int = 2) throws(QueryError) {
+        self.parameters = parameters
         filter = parameters["$filter"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         if let t = parameters["$top"] {
             guard let n = Int(t), n >= 0 else { throw QueryError(description: "$top must be a non-negative integer") }
@@ -460,6 +583,7 @@ struct TableQuery {
                 throw QueryError(description: "$top must be at most \(TableQuery.maxTop) (got \(n))")
             }
             top = n
+            topGiven = n
         }
         if let s = parameters["$skip"] {
             guard let n = Int(s), n >= 0 else { throw QueryError(description: "$skip must be a non-negative integer") }
@@ -480,6 +604,17 @@ struct TableQuery {
         }
         if let s = parameters["$select"] {
             select = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if generation == 3 {
+            if parameters["$inlinecount"] != nil {
+                throw QueryError(description: "The query option '$inlinecount' is not supported; OData v4 has $count")
+            }
+            if let c = parameters["$count"] {
+                guard c == "true" || c == "false" else { throw QueryError(description: "$count must be true or false") }
+                inlineCount = c == "true"
+            }
+            includeDeleted = parameters.contains { $0.key.lowercased() == "__includedeleted" && $0.value == "true" }
+            return
         }
         if let c = parameters["$inlinecount"] {
             guard c == "allpages" || c == "none" else {

@@ -38,6 +38,8 @@ tables.pageCap = options.pageCap
 tables.ignoreTop = options.ignoreTop
 tables.poison = options.poison
 tables.refuseListing = options.refuseListing
+tables.generation = options.generation
+tables.timestamps = options.timestamps
 var loaded = 0
 for file in options.loadFiles {
     do {
@@ -64,6 +66,12 @@ let faults = FaultInjector(
     failRate: options.failRate, failStatuses: options.failStatuses, latency: options.latency,
     dropRate: options.dropRate, random: SplitMix64(seed: options.seed ?? seed.next()))
 let routes = Routes(tables: tables, demo: demo, appKey: options.appKey, debug: options.debug, clock: { clock.now() })
+routes.absoluteNextLinks = options.absoluteNextLinks
+if let path = options.requestLog {
+    guard FileManager.default.createFile(atPath: path, contents: nil), let log = FileHandle(forWritingAtPath: path)
+    else { fail("cannot write the request log \(path)") }
+    routes.requestLog = log
+}
 let server: SoupHTTPServer
 let port: UInt32
 do {

@@ -15,6 +15,7 @@ enum BenchCommand {
             "faro-bench pipeline [--beacons N] [--adverts N] [--places N] [--repeat N]",
             "faro-bench memory [--beacons N]",
             "faro-bench distance [--data DIR]",
+            "faro-bench catalog-lookup --database FILE --source URL [--lookups N]",
             "faro-bench calibration [--data DIR]",
             "faro-bench history [--beacons N]",
             "faro-bench visits [--rows N]",
@@ -25,7 +26,7 @@ enum BenchCommand {
             decode times the decoder over FILE (one advertisement per line, in hex); pipeline feeds synthetic \
             advertisements through the beacon session the window runs (decoding, filtering, ranging, regions and \
             the list); memory reports what the engine holds for \
-            many beacons; distance compares the distance estimate with AltBeacon's on recorded and simulated data.
+            many beacons; catalog-lookup times place lookups in a synced catalog; distance compares the distance estimate with AltBeacon's on recorded and simulated data.
             """,
         options: [
             OptionHelp("--kind ad|msd|hci", "What each line of FILE holds (decode; default ad)."),
@@ -34,8 +35,11 @@ enum BenchCommand {
             OptionHelp("--adverts N", "Advertisements fed to the pipeline (default 3000000)."),
             OptionHelp("--places N", "Catalogued places (monitoring regions) in the pipeline (default 100)."),
             OptionHelp("--data DIR", "The evaluation data for distance (default data/evaluation)."),
+            OptionHelp("--database FILE", "catalog-lookup: the profile database a catalog was synced into."),
+            OptionHelp("--source URL", "catalog-lookup: the catalog table's URL (BASE/tables/TABLE)."),
+            OptionHelp("--lookups N", "catalog-lookup: beacons looked up, half of them catalogued (default 200000)."),
         ],
-        actions: ["decode", "pipeline", "memory", "distance", "calibration", "history", "visits"],
+        actions: ["decode", "pipeline", "memory", "distance", "catalog-lookup", "calibration", "history", "visits"],
         examples: [
             ExampleHelp(
                 "faro-bench pipeline --beacons 1000", "Prints pipeline_cpu_adverts_per_s=... and the figures behind it."
@@ -70,6 +74,13 @@ enum BenchCommand {
             let directory = try args.option("--data") ?? "data/evaluation"
             try args.finish()
             try DistanceBench.run(dataDirectory: directory)
+        case "catalog-lookup":
+            guard let database = try args.option("--database"), let source = try args.option("--source") else {
+                throw UsageError(description: "catalog-lookup needs --database FILE and --source URL")
+            }
+            let lookups = Int(try args.number("--lookups", in: 1...10_000_000) ?? 200_000)
+            try args.finish()
+            try CatalogLookupBench.run(database: database, source: source, lookups: lookups)
         case "history":
             let beacons = Int(try args.number("--beacons", in: 1...100_000) ?? 1000)
             try args.finish()

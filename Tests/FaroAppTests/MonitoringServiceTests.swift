@@ -174,7 +174,7 @@ struct MonitoringServiceTests {
         }
         service.apply(.off)
         #expect(!source.isRunning)
-        #expect(settings.values[SettingsKey.monitoring] == "off")
+        #expect(settings.values[SettingsKey.monitoring.rawValue] == "off")
         #expect(service.scannerState == .paused)
         guard case .monitoring(.off, false, false) = updates.last else {
             Issue.record("last update: \(String(describing: updates.last))")
@@ -183,7 +183,7 @@ struct MonitoringServiceTests {
     }
 
     @Test func aStoredOffIsKeptAcrossRestartsAndStartsNothing() {
-        settings.values[SettingsKey.monitoring] = "off"
+        settings.values[SettingsKey.monitoring.rawValue] = "off"
         service.start()
         #expect(source.starts == 0)
         #expect(!service.plan.staysInBackground)
@@ -193,18 +193,18 @@ struct MonitoringServiceTests {
         service.start()
         service.pauseForAnHour()
         #expect(!source.isRunning)
-        #expect(settings.values[SettingsKey.monitoring] == "paused:\(Int(wall) + 3600)")
+        #expect(settings.values[SettingsKey.monitoring.rawValue] == "paused:\(Int(wall) + 3600)")
         #expect(scheduler.timers.values.map(\.seconds) == [3600])
         #expect(service.plan.staysInBackground)
         harness.wall.advance(by: 3600)
         scheduler.fireAll()
         #expect(source.isRunning)
         #expect(service.plan.preference == .on)
-        #expect(settings.values[SettingsKey.monitoring] == "on")
+        #expect(settings.values[SettingsKey.monitoring.rawValue] == "on")
     }
 
     @Test func anExpiredPauseFoundAtStartIsOn() {
-        settings.values[SettingsKey.monitoring] = "paused:\(Int(wall) - 5)"
+        settings.values[SettingsKey.monitoring.rawValue] = "paused:\(Int(wall) - 5)"
         service.start()
         #expect(source.isRunning)
         #expect(scheduler.timers.isEmpty)
@@ -269,12 +269,12 @@ struct MonitoringServiceTests {
 
     @Test func aChangeMadeFromOutsideIsFollowed() {
         service.start()
-        settings.changeFromOutside(SettingsKey.monitoring, "off")
+        settings.changeFromOutside(SettingsKey.monitoring.rawValue, "off")
         #expect(!source.isRunning)
         #expect(!service.plan.staysInBackground)
-        settings.changeFromOutside(SettingsKey.toldAboutBackground, "yes")
+        settings.changeFromOutside(SettingsKey.toldAboutBackground.rawValue, "yes")
         #expect(!source.isRunning)
-        settings.changeFromOutside(SettingsKey.monitoring, "on")
+        settings.changeFromOutside(SettingsKey.monitoring.rawValue, "on")
         #expect(source.isRunning)
         #expect(source.starts == 2)
     }

@@ -11,15 +11,27 @@ struct TranslationTests {
     static func catalog(_ path: String) throws -> [String: String] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var result: [String: String] = [:]
+        // A message's text may go on over lines of their own ("…"), as msgmerge wraps long ones.
         var msgid: String?
+        var msgstr: String?
+        func finish() {
+            if let id = msgid, let str = msgstr { result[id] = str }
+            msgid = nil
+            msgstr = nil
+        }
         for line in text.split(separator: "\n") {
             if line.hasPrefix("msgid \"") {
+                finish()
                 msgid = unquote(line.dropFirst(6))
-            } else if line.hasPrefix("msgstr \""), let id = msgid {
-                result[id] = unquote(line.dropFirst(7))
-                msgid = nil
+            } else if line.hasPrefix("msgstr \""), msgid != nil {
+                msgstr = unquote(line.dropFirst(7))
+            } else if line.hasPrefix("\"") {
+                if msgstr != nil { msgstr! += unquote(line) } else if msgid != nil { msgid! += unquote(line) }
+            } else {
+                finish()
             }
         }
+        finish()
         return result
     }
 

@@ -1,3 +1,4 @@
+import FaroCore
 import FaroNet
 import FaroTestSupport
 import Foundation
@@ -15,7 +16,12 @@ final class CannedServer: @unchecked Sendable {
     private let response: [UInt8]
     private let thread: Thread
 
-    init(response: [UInt8]) throws {
+    convenience init(response: [UInt8]) throws {
+        try self.init(responding: { _ in response })
+    }
+
+    /// A server whose one response is made once its port is known (for answers that name their own address).
+    init(responding make: (Int) -> [UInt8]) throws {
         let fd = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw BackendProcess.StartFailure(description: "socket failed") }
         var one: Int32 = 1
@@ -36,8 +42,8 @@ final class CannedServer: @unchecked Sendable {
         }
         port = Int(UInt16(bigEndian: address.sin_port))
         socket = fd
-        self.response = response
-        let reply = response
+        let reply = make(port)
+        response = reply
         thread = Thread {
             // The thread closes the listening socket itself: closed in deinit, its number could be reused by the
             // next test's server while this thread still answers (a 6 MB reply can outlive the test).
@@ -65,5 +71,19 @@ final class CannedServer: @unchecked Sendable {
             (["HTTP/1.1 \(status)", "Content-Length: \(body.count)", "Connection: close"] + headers)
             .joined(separator: "\r\n") + "\r\n\r\n"
         return Array(head.utf8) + body
+    }
+}
+
+extension BackendProcess {
+    /// A faro-backend speaking tables protocol `generation` (2 or 3).
+    convenience init(generation: Int, _ arguments: [String] = []) throws {
+        try self.init(arguments + ["--protocol", String(generation)])
+    }
+
+    /// The configuration of a client that speaks `generation` (the `backend-protocol` setting set to it).
+    func configuration(generation: Int) throws -> BackendConfiguration {
+        var configuration = try configuration()
+        configuration.backendProtocol = .fixed(try #require(BackendProtocol(rawValue: generation)))
+        return configuration
     }
 }

@@ -42,17 +42,21 @@ final class IDLog: @unchecked Sendable {
     /// deliverer running beside it. Afterwards the backend holds exactly the 1,000 rows: none lost, and none accepted
     /// twice — counted by the server's 201 answers per row id (`--debug`), since its primary key alone would hide a
     /// second acceptance.
-    @Test(.timeLimit(.minutes(3))) func nothingIsLostOrDuplicatedUnderFaultsAndKills() throws {
+    @Test(.timeLimit(.minutes(3)), arguments: [2, 3]) func nothingIsLostOrDuplicatedUnderFaultsAndKills(
+        _ generation: Int
+    ) throws {
         var seedSource = SystemRandomNumberGenerator()
         let seed = seedSource.next() % 1_000_000
         var dice = SplitMix64(seed: seed)
-        let backend = try BackendProcess([
-            "--fail-rate", "0.1", "--fail-status", "500,503", "--latency-ms", "0:8",
-            "--drop-rate", "0.06", "--refuse-for", "0.3", "--refuse-every", "2.5",
-            "--seed", String(seed), "--debug",
-        ])
+        let backend = try BackendProcess(
+            generation: generation,
+            [
+                "--fail-rate", "0.1", "--fail-status", "500,503", "--latency-ms", "0:8",
+                "--drop-rate", "0.06", "--refuse-for", "0.3", "--refuse-every", "2.5",
+                "--seed", String(seed), "--debug",
+            ])
         let home = try TemporaryDirectory("faro-chaos")
-        let environment = home.xdgEnvironment
+        let environment = home.xdgEnvironment.merging(["FARO_BACKEND_PROTOCOL": String(generation)]) { $1 }
         let path = FaroDatabase.defaultPath(environment: environment)
         let faro = Paths.executable("faro")
         let started = Date()
@@ -81,7 +85,7 @@ final class IDLog: @unchecked Sendable {
         // Submissions through the library, with the library's background deliverer running.
         let library = try FaroDatabase(path: path)
         let background = OutboxDeliverer(
-            databasePath: path, configuration: try backend.configuration(),
+            databasePath: path, configuration: try backend.configuration(generation: generation),
             schedule: BackoffSchedule(base: 0.05, cap: 1), idleRecheck: 0.5)
         registrar.start()
         background.start()

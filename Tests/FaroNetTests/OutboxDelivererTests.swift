@@ -5,8 +5,8 @@ import FaroTestSupport
 import Foundation
 import Testing
 
-/// Rows on the backend's table, in the order the backend stored them. Reads are retried (the backend may be
-/// injecting faults into them too).
+/// Rows on the backend's table, in the order the backend stored them (following 2.0.0 `Link` headers and 3.0.0
+/// `nextLink`s). Reads are retried (the backend may be injecting faults into them too).
 func backendRows(_ backend: BackendProcess, table: String) throws -> [JSONValue] {
     let client = try TablesClient(configuration: try backend.configuration())
     func read(_ page: () throws -> TablesClient.ListPage) throws -> TablesClient.ListPage {
@@ -22,7 +22,10 @@ func backendRows(_ backend: BackendProcess, table: String) throws -> [JSONValue]
     var page = try read { try client.list(table: table, query: "$top=1000") }
     var rows = page.rows
     var hops = 0
-    while let next = page.next, hops < 100 {
+    while let next = try page.next
+        ?? page.nextLink.map({ try CatalogNextLink.resolve($0, tableURL: client.tableURL(table)) }),
+        hops < 100
+    {
         page = try read { try client.list(url: next) }
         rows += page.rows
         hops += 1
@@ -43,8 +46,9 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         .rateme(site: site(n), imei: "imei", calificacion: stars, fechahora: "2026-11-29T14:03:07.123Z")
     }
 
-    @Test func deliversEveryRowOnceAndInOrderPerSiteDespiteFaults() throws {
-        let backend = try BackendProcess(["--fail-rate", "0.3", "--drop-rate", "0.2", "--seed", "11"])
+    @Test(arguments: [2, 3]) func deliversEveryRowOnceAndInOrderPerSiteDespiteFaults(_ generation: Int) throws {
+        let backend = try BackendProcess(
+            generation: generation, ["--fail-rate", "0.3", "--drop-rate", "0.2", "--seed", "11"])
         let dir = try TemporaryDirectory("faro-outbox")
         let path = dir.file("faro.sqlite3")
         let db = try FaroDatabase(path: path)
@@ -63,7 +67,7 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         }
         let statuses = StatusLog()
         let deliverer = OutboxDeliverer(
-            databasePath: path, configuration: try backend.configuration(),
+            databasePath: path, configuration: try backend.configuration(generation: generation),
             schedule: BackoffSchedule(base: 0.02, cap: 0.2), onStatus: { statuses.add($0) })
         deliverer.start()
         let status = deliverer.waitUntilDrained(timeout: 60)
@@ -81,8 +85,10 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         #expect(try db.outbox.list(states: [.delivered]).contains { $0.attempts > 1 })
     }
 
-    @Test func aPoisonedRowEndsFailedWithItsReasonAndHoldsBackOnlyItsOwnSite() throws {
-        let backend = try BackendProcess(["--fail-body-containing", "VENENO"])
+    @Test(arguments: [2, 3]) func aPoisonedRowEndsFailedWithItsReasonAndHoldsBackOnlyItsOwnSite(_ generation: Int)
+        throws
+    {
+        let backend = try BackendProcess(generation: generation, ["--fail-body-containing", "VENENO"])
         let dir = try TemporaryDirectory("faro-outbox")
         let db = try FaroDatabase(path: dir.file("faro.sqlite3"))
         let contact = try ContactDetails.validate(nombre: "Ana", email: "a@b.mx", telefono: "5512345678", empresa: "")
@@ -94,7 +100,7 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         let others = try (2...4).map { try db.outbox.submit(rate($0), now: 0, backend: backend.url).id }
         let clock = ManualClock(now: 0)
         let pass = OutboxDeliveryPass(
-            database: db, client: try TablesClient(configuration: try backend.configuration()),
+            database: db, client: try TablesClient(configuration: try backend.configuration(generation: generation)),
             schedule: BackoffSchedule(base: 10, cap: 10), clock: clock,
             policy: OutboxRetryPolicy(maxServerErrors: 3))
 
@@ -119,14 +125,15 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         #expect(try backendIDs(backend, table: "contactame").isEmpty)
     }
 
-    @Test func rowsStayPendingWhileTheAppKeyIsRefusedAndGoOnceItIsSet() throws {
-        let backend = try BackendProcess(["--app-key", "sekret"])
+    @Test(arguments: [2, 3]) func rowsStayPendingWhileTheAppKeyIsRefusedAndGoOnceItIsSet(_ generation: Int) throws {
+        let backend = try BackendProcess(generation: generation, ["--app-key", "sekret"])
         let dir = try TemporaryDirectory("faro-outbox")
         let path = dir.file("faro.sqlite3")
         let db = try FaroDatabase(path: path)
         let ids = try (0..<5).map { try db.outbox.submit(rate($0), now: 0, backend: backend.url).id }
         let deliverer = OutboxDeliverer(
-            databasePath: path, configuration: try backend.configuration(), schedule: .interactive)
+            databasePath: path, configuration: try backend.configuration(generation: generation), schedule: .interactive
+        )
         deliverer.start()
         defer { deliverer.stop() }
         let refused = deliverer.waitForStatus(timeout: 30) { $0.keyRefused != nil }
@@ -145,13 +152,15 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         #expect(held.compactMap { $0["id"]?.stringValue } == ids)
     }
 
-    @Test func anUnreachableBackendKeepsRowsPendingWithBackoffOnTheInjectedClock() throws {
+    @Test(arguments: [2, 3]) func anUnreachableBackendKeepsRowsPendingWithBackoffOnTheInjectedClock(_ generation: Int)
+        throws
+    {
         let dir = try TemporaryDirectory("faro-outbox")
         let path = dir.file("faro.sqlite3")
         let db = try FaroDatabase(path: path)
         let row = try db.outbox.submit(rate(1), now: 0)
         let port: Int
-        do { port = try BackendProcess().port }  // a port nothing listens on
+        do { port = try BackendProcess(generation: generation).port }  // a port nothing listens on
         let configuration = try BackendConfiguration(baseURL: "http://127.0.0.1:\(port)")
 
         // One pass at a time: the row is tried once, then not again until its backoff has passed on the clock.
@@ -190,14 +199,14 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         #expect(status?.counts?.pending == 1)
     }
 
-    @Test func rowsQueuedForAnotherBackendAreShownNotSentUntilMoved() throws {
-        let backend = try BackendProcess()
+    @Test(arguments: [2, 3]) func rowsQueuedForAnotherBackendAreShownNotSentUntilMoved(_ generation: Int) throws {
+        let backend = try BackendProcess(generation: generation)
         let dir = try TemporaryDirectory("faro-outbox")
         let db = try FaroDatabase(path: dir.file("faro.sqlite3"))
         let mine = try db.outbox.submit(rate(1), now: 0, backend: backend.url)
         let theirs = try db.outbox.submit(rate(2), now: 0, backend: "https://antes.example")
         let pass = OutboxDeliveryPass(
-            database: db, client: try TablesClient(configuration: try backend.configuration()),
+            database: db, client: try TablesClient(configuration: try backend.configuration(generation: generation)),
             schedule: .interactive, clock: SystemOutboxClock())
         let outcome = try pass.run()
         #expect(outcome.delivered == 1 && outcome.pendingHere == 0 && outcome.queuedElsewhere == 1)
@@ -208,13 +217,15 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         #expect(try backendIDs(backend, table: "rateme") == [mine.id, theirs.id])
     }
 
-    @Test func refusedRowsAreKeptAsFailedWithTheServerMessageAndCanBeRetried() throws {
-        let backend = try BackendProcess()
+    @Test(arguments: [2, 3]) func refusedRowsAreKeptAsFailedWithTheServerMessageAndCanBeRetried(_ generation: Int)
+        throws
+    {
+        let backend = try BackendProcess(generation: generation)
         let dir = try TemporaryDirectory("faro-outbox")
         let path = dir.file("faro.sqlite3")
         let db = try FaroDatabase(path: path)
         let good = try db.outbox.submit(rate(1), now: 1)
-        var configuration = try backend.configuration()
+        var configuration = try backend.configuration(generation: generation)
         configuration.tables.interested = "no-such-table"  // invalid name: the server answers 404
         let registration = try BusinessRegistration.validate(nombre: "A", email: "a@e.mx", telefono: "5512345678").get()
         let bad = try db.outbox.submit(.interested(registration), now: 1)
@@ -231,7 +242,8 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         // The user fixes the configuration and retries the row: it goes through.
         #expect(try db.outbox.retry(id: bad.id, now: Date().timeIntervalSince1970))
         let fixed = OutboxDeliverer(
-            databasePath: path, configuration: try backend.configuration(), schedule: .interactive)
+            databasePath: path, configuration: try backend.configuration(generation: generation), schedule: .interactive
+        )
         fixed.start()
         let after = fixed.waitUntilDrained(timeout: 20)
         fixed.stop()
@@ -239,13 +251,13 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         #expect(try backendIDs(backend, table: "interested") == [bad.id])
     }
 
-    @Test func aDeliveryPassRunsWithoutAThread() throws {
-        let backend = try BackendProcess()
+    @Test(arguments: [2, 3]) func aDeliveryPassRunsWithoutAThread(_ generation: Int) throws {
+        let backend = try BackendProcess(generation: generation)
         let dir = try TemporaryDirectory("faro-outbox")
         let db = try FaroDatabase(path: dir.file("faro.sqlite3"))
         for i in 0..<5 { try db.outbox.submit(rate(i, 2), now: 0) }
         let pass = OutboxDeliveryPass(
-            database: db, client: try TablesClient(configuration: try backend.configuration()),
+            database: db, client: try TablesClient(configuration: try backend.configuration(generation: generation)),
             schedule: .background, clock: SystemOutboxClock())
         let outcome = try pass.run()
         #expect(outcome.delivered == 5 && outcome.nextDue == nil)

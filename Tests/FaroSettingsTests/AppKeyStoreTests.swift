@@ -229,7 +229,9 @@ struct AppKeyStoreTests {
         let fixture = try SchemaFixture()
         var environment = keyring.environment
         for key in ["GSETTINGS_SCHEMA_DIR", "GSETTINGS_BACKEND"] { environment[key] = fixture.environment[key] }
-        let url = try BackendProcess(["--app-key", "k3y"], environment: environment).url
+        let backend = try BackendProcess(["--app-key", "k3y"], environment: environment)
+        defer { backend.stop() }
+        let url = backend.url
         let faro = Paths.executable("faro")
         let registered = try ChildProcess.run(
             faro, ["register", "--nombre", "Bo Café", "--email", "bo@cafe.mx", "--telefono", "5512345678"],

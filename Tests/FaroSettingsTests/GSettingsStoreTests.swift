@@ -64,7 +64,7 @@ struct GSettingsStoreTests {
         let settings = try store(fixture)
         #expect(throws: SettingsError.self) { try settings.setSeconds(.exitPeriod, 0) }
         #expect(throws: SettingsError.self) { try settings.setSeconds(.catalogRefreshInterval, 10) }
-        #expect(throws: SettingsError.self) { try settings.set(SettingsKey.exitPeriod, "soon") }
+        #expect(throws: SettingsError.self) { try settings.set(SettingsKey.exitPeriod.rawValue, "soon") }
         #expect(throws: SettingsError.self) { try settings.set("no-such-key", "1") }
         do {
             try settings.setSeconds(.exitPeriod, 7200)

@@ -106,6 +106,7 @@ struct SettingsMigrationTests {
     @Test func theCommandLineMovesAndUsesTheOldBackendSetting() throws {
         let fixture = try SchemaFixture()
         let backend = try BackendProcess(environment: fixture.environment)
+        defer { backend.stop() }
         let url = backend.url
         let database = try legacyDatabase(
             fixture, ["backend-url": url, "table.interested": "interested", "monitoring": "off"])

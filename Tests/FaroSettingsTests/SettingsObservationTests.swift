@@ -74,7 +74,7 @@ struct SettingsObservationTests {
 
         let set = try fixture.gsettings(["set", fixture.schemaID, "monitoring", "false"])
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(loop.run { seen.keys.contains(SettingsKey.monitoring) }, "no change seen: \(seen.keys)")
+        #expect(loop.run { seen.keys.contains(SettingsKey.monitoring.rawValue) }, "no change seen: \(seen.keys)")
         #expect(settings.monitoring == .off)
 
         // paused-until is part of the app's "monitoring" value.
@@ -82,10 +82,10 @@ struct SettingsObservationTests {
         _ = try fixture.gsettings(["set", fixture.schemaID, "monitoring", "true"])
         _ = try fixture.gsettings(["set", fixture.schemaID, "paused-until", "1900000000"])
         #expect(loop.run { settings.monitoring == .paused(until: 1_900_000_000) })
-        #expect(Set(seen.keys) == [SettingsKey.monitoring])
+        #expect(Set(seen.keys) == [SettingsKey.monitoring.rawValue])
 
         _ = try fixture.gsettings(["set", fixture.schemaID, "backend-url", "https://faro.example"])
-        #expect(loop.run { seen.keys.contains(SettingsKey.backendURL) })
+        #expect(loop.run { seen.keys.contains(SettingsKey.backendURL.rawValue) })
         #expect(settings.text(.backendURL) == "https://faro.example")
         withExtendedLifetime(token) {}
     }
@@ -100,7 +100,7 @@ struct SettingsObservationTests {
         let second = settings.observe { kept.keys.append($0) }
         first.cancel()
         _ = try fixture.gsettings(["set", fixture.schemaID, "cool-down", "60"])
-        #expect(loop.run { kept.keys.contains(SettingsKey.coolDown) })
+        #expect(loop.run { kept.keys.contains(SettingsKey.coolDown.rawValue) })
         #expect(cancelled.keys.isEmpty)
         withExtendedLifetime(second) {}
     }
@@ -119,7 +119,7 @@ struct SettingsObservationTests {
         loop.drain()
         #expect(seen.keys.isEmpty)
         settings.setString(SettingsKey.exitPeriod, "45")
-        #expect(loop.run { seen.keys == [SettingsKey.exitPeriod] })
+        #expect(loop.run { seen.keys == [SettingsKey.exitPeriod.rawValue] })
         withExtendedLifetime(token) {}
     }
 }

@@ -47,6 +47,39 @@ import Testing
         _ = dir
     }
 
+    /// A second read again (or a page asked for twice) changes nothing for rows held at the same version.
+    @Test func rowsReadAgainAtTheVersionHeldAreNotChanges() throws {
+        let (dir, path) = try freshDatabasePath()
+        let db = try FaroDatabase(path: path)
+        var one = place("1", minor: 1, "Uno", at: "2026-01-01T00:00:00Z")
+        one.version = "AAAA"
+        let cursor = CatalogCursor(updatedAt: "2026-01-01T00:00:00Z", id: "1")
+        #expect(try db.catalog.apply([.upsert(one)], cursor: cursor, source: "a").added == 1)
+        #expect(try db.catalog.apply([.upsert(one)], cursor: cursor, source: "a").updated == 0)
+        one.version = "AAAB"
+        one.titulo = "Cambiado en el mismo segundo"
+        #expect(try db.catalog.apply([.upsert(one)], cursor: cursor, source: "a").updated == 1)
+        #expect(try db.catalog.places(source: "a") == [one])
+        _ = dir
+    }
+
+    /// The generation a backend speaks is remembered per base URL and learned again when it changes.
+    @Test func theGenerationIsRememberedPerBackend() throws {
+        let (dir, path) = try freshDatabasePath()
+        do {
+            let db = try FaroDatabase(path: path)
+            #expect(try db.catalog.generation(baseURL: "https://a.example") == nil)
+            try db.catalog.setGeneration(.v3, baseURL: "https://a.example", now: 1)
+            try db.catalog.setGeneration(.v2, baseURL: "https://b.example", now: 1)
+        }
+        let db = try FaroDatabase(path: path)
+        #expect(try db.catalog.generation(baseURL: "https://a.example") == .v3)
+        try db.catalog.setGeneration(.v2, baseURL: "https://a.example", now: 2)
+        #expect(try db.catalog.generation(baseURL: "https://a.example") == .v2)
+        #expect(try db.catalog.generation(baseURL: "https://b.example") == .v2)
+        _ = dir
+    }
+
     @Test func aPageThatFailsLeavesTheCatalogAndTheTokenAsTheyWere() throws {
         let (dir, path) = try freshDatabasePath()
         let db = try FaroDatabase(path: path, busyTimeoutMilliseconds: 50)

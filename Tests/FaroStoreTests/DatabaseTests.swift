@@ -49,6 +49,14 @@ import Testing
                 "INSERT INTO saved_pages (url, title, business, saved_at, mht) VALUES ('u', 't', 'b', 5, x'0102')")
             try connection.query("INSERT INTO site_state (url, contact_sent_at) VALUES ('u', 7)")
         }
+        if version == 4 {
+            // A synced place from before places kept their row's version.
+            try connection.query(
+                "INSERT INTO catalog_sync (id, source, cursor_updated_at, cursor_id) VALUES (1, 's', 't', 'b1')")
+            try connection.query(
+                "INSERT INTO catalog_places VALUES (1, 'b1', '', 100, 1, 'Café', 'Menú', 'http://x/', '2026-01-01T00:00:00.5Z')"
+            )
+        }
         if version == 3 {
             // Rows queued before rows recorded their backend and site.
             try connection.query(
@@ -90,6 +98,12 @@ import Testing
                     "old-rate", "old-reg", "old-bad",
                 ])
         }
+        if version == 4 {
+            let place = try #require(try db.catalog.places(source: "s").first)
+            #expect(place.cliente == "Café" && place.version == "" && place.updatedAt == "2026-01-01T00:00:00.5Z")
+        }
+        try db.catalog.setGeneration(.v3, baseURL: "https://b.example", now: 1)
+        #expect(try db.catalog.generation(baseURL: "https://b.example") == .v3)
         // Every table of the latest schema works after the upgrade.
         try db.outbox.enqueue(.interested(try registration(1)), id: "id-1", now: 10)
         try db.savedPages.save(url: "v", title: "T", business: "B", mht: [9], now: 11)

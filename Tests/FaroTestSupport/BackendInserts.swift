@@ -15,17 +15,25 @@ public enum BackendInserts {
     }
 
     /// The ids of the rows `table` holds, in the backend's order, read with curl (not with the client under test):
-    /// `GET /tables/{table}?$top=1000`.
+    /// `GET /tables/{table}?$top=1000`, answered in 2.0.0 (an array) or 3.0.0 (`{items, nextLink}`: the bare query
+    /// strings of `nextLink` are followed).
     public static func storedIDs(_ base: String, table: String) throws -> [String] {
-        let r = try ChildProcess.run(
-            "/usr/bin/curl",
-            ["-s", "-m", "20", "-H", "ZUMO-API-VERSION: 2.0.0", base + "/tables/" + table + "?$top=1000"],
-            timeout: 30)
-        guard r.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
-        else {
-            throw Failure(description: "GET /tables/\(table) failed: \(r.stdout)")
+        var ids: [String] = []
+        var query: String? = "$top=1000"
+        var pages = 0
+        while let next = query, pages < 100 {
+            let r = try ChildProcess.run(
+                "/usr/bin/curl",
+                ["-s", "-m", "20", "-H", "ZUMO-API-VERSION: 2.0.0", base + "/tables/" + table + "?" + next],
+                timeout: 30)
+            let answer = r.status == 0 ? try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) : nil
+            let rows = answer as? [[String: Any]] ?? (answer as? [String: Any])?["items"] as? [[String: Any]]
+            guard let rows else { throw Failure(description: "GET /tables/\(table) failed: \(r.stdout)") }
+            ids += rows.compactMap { $0["id"] as? String }
+            query = (answer as? [String: Any])?["nextLink"] as? String
+            pages += 1
         }
-        return rows.compactMap { $0["id"] as? String }
+        return ids
     }
 
     /// `GET /debug/{route}`, decoded as `T`.

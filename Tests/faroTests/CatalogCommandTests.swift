@@ -12,16 +12,27 @@ import Testing
         try ChildProcess.run(faro, arguments, environment: env, timeout: 60)
     }
 
-    @Test func syncPrintsWhatChangedAndTheCatalogIsListedOneBeaconPerLine() throws {
+    /// The same summary on both generations, and the generation found on its own line.
+    @Test(arguments: [2, 3]) func syncPrintsWhatChangedAndTheCatalogIsListedOneBeaconPerLine(_ generation: Int) throws {
         let home = try TemporaryDirectory("faro-cli")
-        let backend = try BackendProcess()
+        let backend = try BackendProcess(["--protocol", String(generation)])
         var env = home.xdgEnvironment
         env["FARO_BACKEND"] = backend.url
+        let named = generation == 2 ? "protocol: 2.0.0 (Azure Mobile Apps)\n" : "protocol: 3.0.0 (Datasync)\n"
         let first = try run(["catalog", "sync"], env)
         #expect(first.status == 0, "\(first.stderr)")
+        // 2.0.0: the page and the empty page that ends the pull; 3.0.0 (learned): the first answer, in the 3.0.0
+        // shape to a 2.0.0 query, then the page in 3.0.0 with a null nextLink.
         #expect(first.stdout.hasPrefix("added: 8  updated: 0  deleted: 0  pages: 2  bytes: "))
+        #expect(first.stdout.hasSuffix(named))
         let second = try run(["catalog", "sync", "--backend", backend.url], env)
-        #expect(second.stdout == "added: 0  updated: 0  deleted: 0  pages: 1  bytes: 2\n")
+        let empty = generation == 2 ? "2" : String(#"{"items":[],"count":0,"nextLink":null}"#.utf8.count)
+        #expect(second.stdout == "added: 0  updated: 0  deleted: 0  pages: 1  bytes: \(empty)\n" + named)
+        let forced = try run(["catalog", "sync", "--protocol", String(generation)], env)
+        #expect(forced.status == 0 && forced.stdout.hasSuffix(named))
+        let wrong = try run(["catalog", "sync", "--protocol", String(5 - generation)], env)
+        let speaks = generation == 2 ? "speaks tables protocol 2.0.0" : "speaks tables protocol 3.0.0"
+        #expect(wrong.status == 1 && wrong.stderr.contains(speaks), "\(wrong.stderr)")
 
         let json = try run(["catalog", "--json"], env)
         #expect(json.status == 0)
@@ -42,19 +53,20 @@ import Testing
         #expect(full.stdout.hasPrefix("added: 8  "))
     }
 
-    @Test func failuresSayWhyAndMistakesAreUsageErrors() throws {
+    @Test(arguments: [2, 3]) func failuresSayWhyAndMistakesAreUsageErrors(_ generation: Int) throws {
         let home = try TemporaryDirectory("faro-cli")
         let env = home.xdgEnvironment
         let none = try run(["catalog", "sync"], env)
         #expect(none.status == 1 && none.stderr.contains("--backend"))
-        let refusing = try BackendProcess(["--refuse-listing", "beacons"])
+        let refusing = try BackendProcess(["--refuse-listing", "beacons", "--protocol", String(generation)])
         let refused = try run(["catalog", "sync", "--backend", refusing.url], env)
         #expect(refused.status == 1 && refused.stderr.contains("refuses listing the catalog (HTTP 403)"))
-        let keyed = try BackendProcess(["--app-key", "k"])
+        let keyed = try BackendProcess(["--app-key", "k", "--protocol", String(generation)])
         let key = try run(["catalog", "sync", "--backend", keyed.url], env)
         #expect(key.status == 1 && key.stderr.contains("refused the app key"))
         for mistake in [
             ["catalog", "sync", "--json"], ["catalog", "--full"], ["catalog", "frob"], ["catalog", "x", "y"],
+            ["catalog", "sync", "--protocol", "4"], ["catalog", "--protocol", "3"],
         ] {
             #expect(try run(mistake, env).status == 2, "\(mistake)")
         }

@@ -21,10 +21,11 @@ import Testing
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test func aRefusedRowIsRetriedAndAnotherIsDiscardedOnTheUsersWord() throws {
+    @Test(arguments: [2, 3]) func aRefusedRowIsRetriedAndAnotherIsDiscardedOnTheUsersWord(_ generation: Int) throws {
         let home = try TemporaryDirectory("faro-cli")
-        let env = home.xdgEnvironment
-        let backend = try BackendProcess()
+        var env = home.xdgEnvironment
+        env["FARO_BACKEND_PROTOCOL"] = String(generation)
+        let backend = try BackendProcess(["--protocol", String(generation)])
         let keep = try register(1, env)
         let drop = try register(2, env)
         // Both are refused for good by a backend whose table is missing (404), and kept as failed.
@@ -49,11 +50,12 @@ import Testing
         #expect(try run(["outbox", "retry", "--all"], env).stdout == "queued again: 0 row(s)\n")
     }
 
-    @Test func rowsQueuedForAnotherBackendWaitUntilMoved() throws {
+    @Test(arguments: [2, 3]) func rowsQueuedForAnotherBackendWaitUntilMoved(_ generation: Int) throws {
         let home = try TemporaryDirectory("faro-cli")
-        let env = home.xdgEnvironment
-        let before = try BackendProcess()
-        let now = try BackendProcess()
+        var env = home.xdgEnvironment
+        env["FARO_BACKEND_PROTOCOL"] = String(generation)
+        let before = try BackendProcess(["--protocol", String(generation)])
+        let now = try BackendProcess(["--protocol", String(generation)])
         let id = try register(1, env, backend: before.url)
         let db = try FaroDatabase(path: FaroDatabase.defaultPath(environment: env))
         #expect(try db.outbox.row(id: id)?.backend == before.url)

@@ -62,9 +62,10 @@ import Testing
         #expect(text.status == 0 && text.stdout.contains("pending: 1  failed: 1") && text.stdout.contains("HTTP 400"))
     }
 
-    @Test func flushExitsZeroOnlyWhenNothingIsPending() throws {
+    @Test(arguments: [2, 3]) func flushExitsZeroOnlyWhenNothingIsPending(_ generation: Int) throws {
         let home = try TemporaryDirectory("faro-cli")
         var env = home.xdgEnvironment
+        env["FARO_BACKEND_PROTOCOL"] = String(generation)
         for i in 0..<5 {
             let r = try ChildProcess.run(
                 faro, ["register", "--nombre", "N\(i)", "--email", "n@e.mx", "--telefono", "5512345678"],
@@ -80,13 +81,13 @@ import Testing
             faro, ["outbox", "flush", "--backend", "http://example.com"], environment: env, timeout: 30)
         #expect(insecure.status == 1 && insecure.stderr.contains("HTTPS"))
         // A backend that refuses connections: still pending after the timeout, exit 1.
-        let down = try BackendProcess(["--refuse-for", "30"])
+        let down = try BackendProcess(["--refuse-for", "30", "--protocol", String(generation)])
         let refused = try ChildProcess.run(
             faro, ["outbox", "flush", "--backend", down.url, "--timeout", "1"],
             environment: env, timeout: 30)
         #expect(refused.status == 1 && refused.stderr.contains("5 row(s) still pending"))
         // FARO_BACKEND names a working backend: everything is delivered, exit 0.
-        let backend = try BackendProcess()
+        let backend = try BackendProcess(["--protocol", String(generation)])
         env["FARO_BACKEND"] = backend.url
         let ok = try ChildProcess.run(faro, ["outbox", "flush", "--timeout", "20"], environment: env, timeout: 60)
         #expect(ok.status == 0, "\(ok.stderr)")
@@ -97,9 +98,11 @@ import Testing
         #expect(again.status == 0)
     }
 
-    @Test func tooLargeInsertBodiesAreRefusedByTheBackend() throws {
-        let backend = try BackendProcess()
-        let client = try TablesClient(configuration: try BackendConfiguration(baseURL: backend.url))
+    @Test(arguments: [2, 3]) func tooLargeInsertBodiesAreRefusedByTheBackend(_ generation: Int) throws {
+        let backend = try BackendProcess(["--protocol", String(generation)])
+        var configuration = try BackendConfiguration(baseURL: backend.url)
+        configuration.backendProtocol = .fixed(try #require(BackendProtocol(rawValue: generation)))
+        let client = try TablesClient(configuration: configuration)
         let big = #"{"id":"big","text":""# + String(repeating: "x", count: 2 << 20) + #""}"#
         let result = client.insert(table: "t", json: big)
         guard case .response(413, _) = result else {

@@ -70,19 +70,9 @@ PIDS+=("$!")
 URL="$(bench_backend_url "$OUT/backend.log")" || die "faro-backend did not start: $(cat "$OUT/backend.log")"
 sed "s|^|url = \"$URL/tables/catalogo|; s|\$|\"\noutput = \"/dev/null\"|" "$OUT/pages.txt" >"$OUT/curl.conf"
 
-# Runs a command and prints "seconds max_rss_kb" (wall time and peak resident memory of that process).
-measure() {
-    "$PY" - "$@" <<'PYEOF'
-import resource, subprocess, sys, time
-t0 = time.perf_counter()
-r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE)
-dt = time.perf_counter() - t0
-if r.returncode != 0:
-    sys.exit("failed: %s" % " ".join(sys.argv[1:]))
-sys.stdout.buffer.write(r.stdout)
-print("\nMEASURE %.4f %d" % (dt, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
-PYEOF
-}
+# shellcheck source=bench/catalog/lib.sh
+. "$ROOT/bench/catalog/lib.sh"
+measure() { catalog_measure "$@"; }
 
 BEST_FARO="" BEST_CURL="" PEAK_KB=0 FARO_LINE="" CURL_PAGES="" CURL_BYTES=""
 for round in $(seq 1 "$ROUNDS"); do

@@ -144,10 +144,14 @@ FARO_STALL_PROBE="$STALL_SECONDS" FARO_STALL_WARMUP="$STALL_WARMUP" \
 FARO_PID=$!
 LIMIT=$((STALL_WARMUP + STALL_SECONDS + 60))
 status=0
-# The probe only prints its line; the benchmark ends Faro once it is there.
+# The probe only prints its line; the benchmark ends Faro once it is there, and gives it 10 s to quit.
 for _ in $(seq 1 $((LIMIT * 10))); do
     kill -0 "$FARO_PID" 2>/dev/null || break
     grep -q '^stall_' "$OUT/stall.txt" 2>/dev/null && { kill -TERM "$FARO_PID"; break; }
+    sleep 0.1
+done
+for _ in $(seq 1 100); do
+    kill -0 "$FARO_PID" 2>/dev/null || break
     sleep 0.1
 done
 if kill -0 "$FARO_PID" 2>/dev/null; then

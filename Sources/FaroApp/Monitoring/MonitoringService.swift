@@ -102,7 +102,7 @@ public final class MonitoringService {
 
     /// A setting changed, here or in another process: monitoring follows its key.
     private func settingChanged(_ key: String) {
-        guard key == SettingsKey.monitoring else { return }
+        guard key == SettingsKey.monitoring.rawValue else { return }
         let wanted = MonitoringPreference(storedValue: environment.settings.string(SettingsKey.monitoring))
             .normalized(at: environment.wallClock())
         if wanted != plan.preference { apply(wanted) }

@@ -14,11 +14,14 @@ public struct CatalogPlace: Equatable, Hashable, Sendable {
     public var anyUUID: Bool
     /// The row's `updatedAt` as the backend wrote it ("" when unknown).
     public var updatedAt: String
+    /// The row's `version` as the backend wrote it ("" when unknown).
+    public var version: String
 
     public init(
         identity: BeaconIdentity, cliente: String, titulo: String, url: String, id: String = "",
-        anyUUID: Bool = false, updatedAt: String = ""
+        anyUUID: Bool = false, updatedAt: String = "", version: String = ""
     ) {
+        self.version = version
         self.identity = identity
         self.cliente = cliente
         self.titulo = titulo

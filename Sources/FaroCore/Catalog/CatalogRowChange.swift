@@ -47,7 +47,8 @@ public struct CatalogPulledRow: Equatable, Sendable {
         }
         let place = CatalogPlace(
             identity: BeaconIdentity(uuid: uuid ?? CatalogPlace.unspecifiedUUID, major: major16, minor: minor16),
-            cliente: cliente, titulo: titulo, url: url, id: id, anyUUID: uuid == nil, updatedAt: updatedAt)
+            cliente: cliente, titulo: titulo, url: url, id: id, anyUUID: uuid == nil, updatedAt: updatedAt,
+            version: row["version"]?.stringValue ?? "")
         return CatalogPulledRow(change: .upsert(place), position: position)
     }
 }

@@ -15,6 +15,11 @@ public struct CatalogPullReport: Equatable, Sendable {
     public var bytes = 0
     /// Rows received, whatever they meant.
     public var rows = 0
+    /// The protocol generation the pull spoke in the end (nil before its first request).
+    public var generation: BackendProtocol?
+    /// Pages of a 3.0.0 `nextLink` that did not start where the page before ended (rows moved during the pull),
+    /// asked for again from the cursor.
+    public var restarts = 0
 
     public init() {}
 

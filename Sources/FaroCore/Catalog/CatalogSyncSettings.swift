@@ -1,8 +1,10 @@
 /// How often and how eagerly Faro syncs its local catalog (docs/backend.md). Every value has a default
 /// that fits a laptop; the environment can change them (see `init(environment:)`).
 public struct CatalogSyncSettings: Sendable, Equatable {
-    /// Seconds between periodic pulls (default 15 minutes).
-    public var period: Double = 900
+    /// Seconds between periodic pulls unless the `catalog-refresh-interval` setting says otherwise.
+    public static let defaultPeriod: Double = 900
+    /// Seconds between periodic pulls.
+    public var period: Double = defaultPeriod
     /// Rows asked per page (`$top`; the protocol's default page is 50, its maximum 1000).
     public var pageSize = 50
     /// Backoff while the backend cannot be reached: 5 s, 10 s … up to 5 minutes (network back retries at once).
@@ -16,6 +18,8 @@ public struct CatalogSyncSettings: Sendable, Equatable {
     public var maxUnknownBeacons = 256
     /// Identities asked per fallback lookup round (when the backend refuses listing).
     public var lookupBatch = 20
+    /// Pages one pull asks for at most; the rest waits for the next pull, from where this one stopped.
+    public var maxPagesPerPull = 10_000
 
     public init() {}
 

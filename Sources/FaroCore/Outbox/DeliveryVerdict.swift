@@ -4,6 +4,8 @@ public enum DeliveryAttemptResult: Sendable, Equatable {
     case response(status: Int, message: String)
     /// No HTTP answer: connection refused or reset, timeout, DNS, TLS, a response cut off or too large.
     case transportFailure(String)
+    /// 409 on a 3.0.0 backend whose stored row under this id is not the row Faro sent; `reason` says what differs.
+    case conflict(reason: String)
 }
 
 /// What the outbox does with a row after an attempt.
@@ -25,6 +27,8 @@ public enum DeliveryVerdict: Sendable, Equatable {
         switch result {
         case .transportFailure(let reason):
             return .retry(reason: reason)
+        case .conflict(let reason):
+            return .rejected(message: "HTTP 409: \(reason)")
         case .response(let status, let message):
             let detail = message.isEmpty ? "" : ": \(message)"
             switch status {

@@ -7,7 +7,10 @@ public struct RangingConfiguration: Sendable {
     /// The readings each beacon keeps for its page and its CSV export (docs/beacon-page.md); nil keeps none.
     public var readings: ReadingHistoryLimits?
 
-    public init(exitPeriod: Double = 30, historyLength: Int = 60, readings: ReadingHistoryLimits? = nil) {
+    public init(
+        exitPeriod: Double = RegionMonitorConfiguration.defaultExitPeriod, historyLength: Int = 60,
+        readings: ReadingHistoryLimits? = nil
+    ) {
         self.exitPeriod = exitPeriod
         self.historyLength = historyLength
         self.readings = readings

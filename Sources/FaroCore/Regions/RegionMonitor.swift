@@ -47,7 +47,11 @@ public struct RegionMonitorConfiguration: Sendable {
     /// An entry this soon (seconds) after the last announced entry of the same region is not announced.
     public var coolDown: Double
 
-    public init(exitPeriod: Double = 30, coolDown: Double = 600) {
+    /// The defaults (docs/monitoring.md); the `exit-period` and `cool-down` settings start from these.
+    public static let defaultExitPeriod: Double = 30
+    public static let defaultCoolDown: Double = 600
+
+    public init(exitPeriod: Double = defaultExitPeriod, coolDown: Double = defaultCoolDown) {
         self.exitPeriod = exitPeriod
         self.coolDown = coolDown
     }

@@ -6,7 +6,7 @@ import FaroCore
 public struct CatalogRepository {
     let connection: SQLiteConnection
 
-    static let columns = "id, uuid, major, minor, cliente, titulo, url, updated_at"
+    static let columns = "id, uuid, major, minor, cliente, titulo, url, updated_at, version"
     /// The number `catalog_places` knows a source by (bind the source's text).
     static let sourceID = "(SELECT id FROM catalog_sync WHERE source = ?)"
 
@@ -37,7 +37,9 @@ public struct CatalogRepository {
     /// The place of a sighted beacon: a row with its UUID, else a UUID-less row with its major and minor.
     public func place(source: String, for beacon: BeaconIdentity) throws(StoreError) -> CatalogPlace? {
         let rows = try connection.query(
-            "SELECT \(Self.columns) FROM catalog_places WHERE source_id = \(Self.sourceID) AND major = ? AND minor = ? "
+            // By the beacon index: without statistics SQLite would walk the whole source by its primary key.
+            "SELECT \(Self.columns) FROM catalog_places INDEXED BY catalog_places_by_beacon "
+                + "WHERE source_id = \(Self.sourceID) AND major = ? AND minor = ? "
                 + "AND (uuid = ? OR uuid = '') ORDER BY uuid DESC, id LIMIT 1",
             [
                 .text(source), .integer(Int64(beacon.major)), .integer(Int64(beacon.minor)),
@@ -82,10 +84,13 @@ public struct CatalogRepository {
             var applied = Applied()
             let sid = SQLiteValue.integer(try makeSourceID(source))
             let insert = try connection.prepare(
-                "INSERT OR IGNORE INTO catalog_places (source_id, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                "INSERT OR IGNORE INTO catalog_places (source_id, \(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            )
+            // A row read again at the version held (a whole second read again, a page asked for twice) is unchanged.
             let update = try connection.prepare(
                 "UPDATE catalog_places SET uuid = ?, major = ?, minor = ?, cliente = ?, titulo = ?, url = ?, "
-                    + "updated_at = ? WHERE source_id = ? AND id = ?")
+                    + "updated_at = ?, version = ? WHERE source_id = ? AND id = ? "
+                    + "AND (version = '' OR version <> ?8 OR updated_at <> ?7)")
             let delete = try connection.prepare("DELETE FROM catalog_places WHERE source_id = ? AND id = ?")
             for change in changes {
                 switch change {
@@ -98,7 +103,7 @@ public struct CatalogRepository {
                     } else {
                         try update.bind(values + [sid, .text(p.id)])
                         _ = try update.step()
-                        applied.updated += 1
+                        applied.updated += connection.changes
                     }
                 case .delete(let id):
                     try delete.bind([sid, .text(id)])
@@ -132,10 +137,25 @@ public struct CatalogRepository {
             for p in places where p.identity.major == major && p.identity.minor == minor {
                 try connection.query(
                     "INSERT OR REPLACE INTO catalog_places (source_id, \(Self.columns)) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [sid, .text(p.id)] + Self.values(p))
             }
         }
+    }
+
+    /// The tables protocol generation the backend at `baseURL` was last found to speak, nil if never learned.
+    public func generation(baseURL: String) throws(StoreError) -> BackendProtocol? {
+        try connection.query("SELECT generation FROM backend_protocols WHERE base_url = ?", [.text(baseURL)]).first?
+            .first?.integer.flatMap { BackendProtocol(rawValue: Int($0)) }
+    }
+
+    /// Remembers the generation the backend at `baseURL` answered in (learned again when its answers change).
+    public func setGeneration(_ generation: BackendProtocol, baseURL: String, now: Double) throws(StoreError) {
+        try connection.query(
+            "INSERT INTO backend_protocols (base_url, generation, learned_at) VALUES (?, ?, ?) "
+                + "ON CONFLICT (base_url) DO UPDATE SET generation = excluded.generation, "
+                + "learned_at = excluded.learned_at WHERE generation <> excluded.generation",
+            [.text(baseURL), .integer(Int64(generation.rawValue)), .real(now)])
     }
 
     /// Forgets `source`'s places and delta token (`faro catalog sync --full` starts again from nothing).
@@ -150,7 +170,7 @@ public struct CatalogRepository {
         [
             .text(p.uuid.map(CatalogUUIDText.format) ?? ""), .integer(Int64(p.identity.major)),
             .integer(Int64(p.identity.minor)),
-            .text(p.cliente), .text(p.titulo), .text(p.url), .text(p.updatedAt),
+            .text(p.cliente), .text(p.titulo), .text(p.url), .text(p.updatedAt), .text(p.version),
         ]
     }
 
@@ -162,6 +182,6 @@ public struct CatalogRepository {
         return CatalogPlace(
             identity: BeaconIdentity(uuid: uuid ?? CatalogPlace.unspecifiedUUID, major: major, minor: minor),
             cliente: r[4].text ?? "", titulo: r[5].text ?? "", url: r[6].text ?? "", id: id, anyUUID: uuid == nil,
-            updatedAt: r[7].text ?? "")
+            updatedAt: r[7].text ?? "", version: r[8].text ?? "")
     }
 }

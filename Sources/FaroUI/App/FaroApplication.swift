@@ -231,7 +231,7 @@ public final class FaroApplication {
     private func followSettings() {
         settingsObservation = environment.settings.observe { [weak self] key in
             MainActor.assumeIsolated {
-                guard let self, key == SettingsKey.startAtLogin else { return }
+                guard let self, key == SettingsKey.startAtLogin.rawValue else { return }
                 let wanted = self.environment.settings.string(SettingsKey.startAtLogin) == "true"
                 self.actions?.setAutostart(self.setAutostart(wanted))
             }

@@ -21,9 +21,9 @@ final class PreferencesDialog {
 
     /// Spin buttons: the key, and how many seconds one unit of the control is.
     private let spins: [(id: String, key: String, unit: Double)] = [
-        ("exit-period", SettingsKey.exitPeriod, 1), ("cool-down", SettingsKey.coolDown, 60),
-        ("catalog-refresh", SettingsKey.catalogRefreshInterval, 60),
-        ("visits-retention", SettingsKey.visitsRetentionDays, 1),
+        ("exit-period", SettingsKey.exitPeriod.rawValue, 1), ("cool-down", SettingsKey.coolDown.rawValue, 60),
+        ("catalog-refresh", SettingsKey.catalogRefreshInterval.rawValue, 60),
+        ("visits-retention", SettingsKey.visitsRetentionDays.rawValue, 1),
     ]
 
     init(
@@ -81,7 +81,8 @@ final class PreferencesDialog {
 
     private func loadAll() {
         for key in [
-            SettingsKey.monitoring, SettingsKey.startAtLogin, SettingsKey.adapter, SettingsKey.backendURL,
+            SettingsKey.monitoring.rawValue, SettingsKey.startAtLogin.rawValue, SettingsKey.adapter.rawValue,
+            SettingsKey.backendURL.rawValue,
         ] + spins.map(\.key) {
             load(key)
         }
@@ -93,15 +94,15 @@ final class PreferencesDialog {
         defer { loading = false }
         let value = settings.string(key)
         switch key {
-        case SettingsKey.monitoring:
+        case SettingsKey.monitoring.rawValue:
             let on = MonitoringPreference(storedValue: value) != .off
             gtk_switch_set_active(cast(template.widget("monitoring")), on ? 1 : 0)
-        case SettingsKey.startAtLogin:
+        case SettingsKey.startAtLogin.rawValue:
             gtk_switch_set_active(cast(template.widget("start-at-login")), value == "true" ? 1 : 0)
-        case SettingsKey.adapter:
+        case SettingsKey.adapter.rawValue:
             setEntry("adapter", value ?? "")
             showOffset()
-        case SettingsKey.backendURL:
+        case SettingsKey.backendURL.rawValue:
             setEntry("backend-url", value ?? "")
             gtk_label_set_text(cast(template.widget("backend-message")), "")
         default:
@@ -125,14 +126,15 @@ final class PreferencesDialog {
             pointer: { [weak self] _ in
                 guard let self, !self.loading else { return }
                 let on = gtk_switch_get_active(cast(self.template.widget("monitoring"))) != 0
-                self.settings.setString(SettingsKey.monitoring, on ? MonitoringPreference.on.storedValue : "off")
+                self.settings.setString(
+                    SettingsKey.monitoring.rawValue, on ? MonitoringPreference.on.storedValue : "off")
             })
         Signal.connect(
             template.widget("start-at-login"), "notify::active",
             pointer: { [weak self] _ in
                 guard let self, !self.loading else { return }
                 let on = gtk_switch_get_active(cast(self.template.widget("start-at-login"))) != 0
-                self.settings.setString(SettingsKey.startAtLogin, on ? "true" : nil)
+                self.settings.setString(SettingsKey.startAtLogin.rawValue, on ? "true" : nil)
             })
         for spin in spins {
             Signal.connect(template.widget(spin.id), "value-changed") { [weak self] in
@@ -145,7 +147,7 @@ final class PreferencesDialog {
             guard let self, !self.loading else { return }
             let text = String(cString: gtk_entry_get_text(cast(self.template.widget("adapter"))))
                 .trimmingWhitespace()
-            self.settings.setString(SettingsKey.adapter, text.isEmpty ? nil : text)
+            self.settings.setString(SettingsKey.adapter.rawValue, text.isEmpty ? nil : text)
         }
         Signal.connect(template.widget("backend-url"), "activate") { [weak self] in self?.commitURL() }
         Signal.connect(
@@ -169,8 +171,8 @@ final class PreferencesDialog {
         }
         gtk_label_set_text(cast(message), "")
         setAccessibleDescription(template.widget("backend-url"), "")
-        let stored = settings.string(SettingsKey.backendURL) ?? ""
-        if stored != text { settings.setString(SettingsKey.backendURL, text.isEmpty ? nil : text) }
+        let stored = settings.string(SettingsKey.backendURL.rawValue) ?? ""
+        if stored != text { settings.setString(SettingsKey.backendURL.rawValue, text.isEmpty ? nil : text) }
     }
 
     private func showOffset() {

@@ -1,4 +1,5 @@
 import FaroCore
+import FaroCurl
 import FaroNet
 import FaroStore
 import FoundationEssentials
@@ -9,24 +10,32 @@ import FoundationEssentials
 enum CatalogCommand {
     static let help = CommandHelp(
         name: "catalog",
-        synopsis: ["faro catalog [--json] [--backend URL]", "faro catalog sync [--backend URL] [--full]"],
+        synopsis: [
+            "faro catalog [--json] [--backend URL]", "faro catalog sync [--backend URL] [--protocol auto|2|3] [--full]",
+        ],
         summary: "Show the local catalog of places, or bring it up to date from the backend.",
         description: """
             Faro keeps the backend's beacons table in a local catalog, so places are named and notified offline. \
             'faro catalog sync' pulls what changed since the last pull (as the window does at start, every period and \
-            when the network comes back) and prints added, updated, deleted, pages and bytes; 'faro catalog' prints the \
-            local catalog, one beacon per line: uuid, major, minor, cliente, titulo, url, updatedAt.
+            when the network comes back) and prints added, updated, deleted, pages and bytes, then the protocol \
+            generation the backend speaks (2.0.0 or 3.0.0); 'faro catalog' prints the local catalog, one beacon per \
+            line: uuid, major, minor, cliente, titulo, url, updatedAt.
             """,
         options: [
             OptionHelp("--json", "catalog: one JSON object per beacon."),
             OptionHelp("--backend URL", "The backend's base URL (else $FARO_BACKEND, else the backend-url setting)."),
             OptionHelp("--full", "sync: pull everything again instead of what changed."),
+            OptionHelp(
+                "--protocol auto|2|3",
+                "sync: the tables protocol generation (else $FARO_BACKEND_PROTOCOL, else the backend-protocol "
+                    + "setting; auto learns it from the backend)."),
         ],
         actions: ["sync"],
         examples: [
             ExampleHelp(
                 "faro catalog sync --backend https://faro.azurewebsites.net",
-                "Prints 'added: 12 updated: 0 deleted: 0 pages: 1 bytes: 4821' after a first pull.")
+                "Prints 'added: 12 updated: 0 deleted: 0 pages: 1 bytes: 4821' after a first pull, then "
+                    + "'protocol: 2.0.0 (Azure Mobile Apps)'.")
         ])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -34,30 +43,36 @@ enum CatalogCommand {
         let json = args.flag("--json")
         let full = args.flag("--full")
         let backend = try args.option("--backend")
+        let generation = try args.option("--protocol")
         let action = try? args.positional("action")
         try args.finish()
+        if let generation, BackendProtocolSetting(generation) == nil {
+            throw UsageError(description: "--protocol must be \(BackendProtocolSetting.expected)")
+        }
         switch action {
         case nil:
             if full { throw UsageError(description: "--full goes with 'faro catalog sync'") }
+            if generation != nil { throw UsageError(description: "--protocol goes with 'faro catalog sync'") }
             return try list(backend: backend, json: json)
         case "sync":
             if json { throw UsageError(description: "--json goes with 'faro catalog' alone") }
-            return try sync(backend: backend, full: full)
+            return try sync(backend: backend, full: full, protocolOption: generation)
         case let other?:
             throw UsageError(
                 description: "unknown catalog action '\(other)' (use 'faro catalog' or 'faro catalog sync')")
         }
     }
 
-    static func sync(backend: String?, full: Bool) throws -> Int32 {
+    static func sync(backend: String?, full: Bool, protocolOption: String? = nil) throws -> Int32 {
         // Not durable (synchronous=NORMAL): the catalog is a copy of the backend's, and a page lost to a power cut
         // is only pulled again; every page still commits with its delta token.
         let database: FaroDatabase
         do { database = try FaroDatabase(path: FaroDatabase.defaultPath(), durable: false) } catch {
             throw CommandFailure(description: error.description)
         }
-        let configuration = try BackendSettings.required(option: backend, database: database)
-        Curl.initialize()
+        let configuration = try BackendSettings.required(
+            option: backend, database: database, protocolOption: protocolOption)
+        CurlRuntime.initialize()
         let sync: CatalogSync
         do {
             sync = CatalogSync(
@@ -78,6 +93,7 @@ enum CatalogCommand {
             + "pages: \(report.pages)  bytes: \(report.bytes)"
         if report.skipped > 0 { line += "  skipped: \(report.skipped)" }
         Output.line(line)
+        if let generation = report.generation { Output.line("protocol: \(generation.version) (\(generation.family))") }
         if let reason = report.skippedReason {
             Output.error("faro: \(report.skipped) row(s) could not be used, e.g. \(reason)")
         }

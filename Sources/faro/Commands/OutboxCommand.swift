@@ -1,5 +1,6 @@
 import Dispatch
 import FaroCore
+import FaroCurl
 import FaroNet
 import FaroStore
 import FoundationEssentials
@@ -12,7 +13,7 @@ enum OutboxCommand {
         name: "outbox",
         synopsis: [
             "faro outbox [--json]",
-            "faro outbox flush [--timeout SECONDS] [--backend URL] [--retry-failed]",
+            "faro outbox flush [--timeout SECONDS] [--backend URL] [--protocol auto|2|3] [--retry-failed]",
             "faro outbox retry ID|--all",
             "faro outbox discard ID",
             "faro outbox move ID|--all [--backend URL]",
@@ -32,6 +33,10 @@ enum OutboxCommand {
             OptionHelp(
                 "--backend URL", "flush: the backend's base URL (else $FARO_BACKEND, else the backend-url setting)."),
             OptionHelp("--retry-failed", "flush: try the rows the backend refused again, too."),
+            OptionHelp(
+                "--protocol auto|2|3",
+                "flush: the tables protocol generation (else $FARO_BACKEND_PROTOCOL, else the backend-protocol "
+                    + "setting)."),
             OptionHelp("--all", "retry, move: every row instead of one ID."),
         ],
         actions: ["flush", "retry", "discard", "move"],
@@ -48,6 +53,7 @@ enum OutboxCommand {
         let all = args.flag("--all")
         let timeout = try args.number("--timeout", in: 0...86_400)
         let backend = try args.option("--backend")
+        let generation = try args.option("--protocol")
         let action = try? args.positional("action")
         var target: String?
         if ["retry", "discard", "move"].contains(action ?? ""), !all { target = try args.positional("row ID") }
@@ -56,6 +62,12 @@ enum OutboxCommand {
             throw UsageError(description: "--timeout and --retry-failed go with 'faro outbox flush'")
         }
         if action != nil, json { throw UsageError(description: "--json goes with 'faro outbox' alone") }
+        if let generation {
+            guard action == "flush" else { throw UsageError(description: "--protocol goes with 'faro outbox flush'") }
+            guard BackendProtocolSetting(generation) != nil else {
+                throw UsageError(description: "--protocol must be \(BackendProtocolSetting.expected)")
+            }
+        }
         if all, !["retry", "move"].contains(action ?? "") {
             throw UsageError(description: "--all goes with 'faro outbox retry' or 'faro outbox move'")
         }
@@ -65,7 +77,8 @@ enum OutboxCommand {
             try list(json: json)
             return 0
         case "flush":
-            return try flush(timeout: timeout ?? 30, backend: backend, retryFailed: retryFailed)
+            return try flush(
+                timeout: timeout ?? 30, backend: backend, retryFailed: retryFailed, protocolOption: generation)
         case "retry":
             if backend != nil { throw UsageError(description: "--backend goes with 'flush' or 'move'") }
             return try retry(target)
@@ -115,9 +128,12 @@ enum OutboxCommand {
         }
     }
 
-    static func flush(timeout: Double, backend: String?, retryFailed: Bool) throws -> Int32 {
+    static func flush(timeout: Double, backend: String?, retryFailed: Bool, protocolOption: String? = nil) throws
+        -> Int32
+    {
         let database = try OutboxStoreAccess.open()
-        let configuration = try BackendSettings.required(option: backend, database: database)
+        let configuration = try BackendSettings.required(
+            option: backend, database: database, protocolOption: protocolOption)
         let clock = SystemOutboxClock()
         do {
             // "Deliver now": every pending row is due at once (and refused ones too with --retry-failed).
@@ -125,7 +141,7 @@ enum OutboxCommand {
         } catch {
             throw CommandFailure(description: error.description)
         }
-        Curl.initialize()
+        CurlRuntime.initialize()
         let deliverer = OutboxDeliverer(
             databasePath: database.path, configuration: configuration,
             schedule: .interactive, clock: clock, idleRecheck: 1,

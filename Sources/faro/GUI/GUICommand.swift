@@ -122,12 +122,11 @@ enum GUICommand {
         environment.reloadBackend = { backend.reload() }
         environment.appKeyStatus = backend.appKeyStatus
         appKey?.whenRead { read in FaroApplication.performOnMain { backend.appKeyRead(read) } }
-        let backendKeys: Set<String> = [
-            SettingsKey.backendURL, SettingsKey.tableBeacons, SettingsKey.tableInterested, SettingsKey.tableContactame,
-            SettingsKey.tableRateme,
+        let backendKeys: Set<SettingsKey> = [
+            .backendURL, .backendProtocol, .tableBeacons, .tableInterested, .tableContactame, .tableRateme,
         ]
         let watch = settings.observe { key in
-            guard backendKeys.contains(key) else { return }
+            guard let changed = SettingsKey(rawValue: key), backendKeys.contains(changed) else { return }
             MainActor.assumeIsolated { backend.reload() }
         }
         defer { watch.cancel() }
@@ -136,7 +135,7 @@ enum GUICommand {
         // Retention at start, and again when the setting changes while the window runs.
         VisitRetention.apply(settings: settings, to: database, now: wallClock())
         let retention = settings.observe { key in
-            guard key == SettingsKey.visitsRetentionDays else { return }
+            guard key == SettingsKey.visitsRetentionDays.rawValue else { return }
             VisitRetention.apply(settings: settings, to: database, now: wallClock())
         }
         defer { retention.cancel() }
@@ -236,17 +235,19 @@ extension GUICommand {
         }
     }
 
-    /// The exit period and cool-down of monitoring, from the settings (docs/monitoring.md defaults: 30 s, 10 min).
+    /// The exit period and cool-down of monitoring, from the settings (their defaults: `SettingsKey.defaultSeconds`).
     static func sessionConfiguration(_ settings: any SettingsStore) -> BeaconSessionConfiguration {
-        func seconds(_ key: String, _ fallback: Double) -> Double {
-            guard let text = settings.string(key), let value = Double(text), value > 0 else { return fallback }
+        func seconds(_ key: SettingsKey) -> Double {
+            guard let text = settings.string(key), let value = Double(text), value > 0 else {
+                return key.defaultSeconds ?? 0
+            }
             return value
         }
-        let exit = seconds(SettingsKey.exitPeriod, 30)
+        let exit = seconds(.exitPeriod)
         // Each beacon keeps 10 minutes of readings for its page and its CSV export (docs/beacon-page.md).
         return BeaconSessionConfiguration(
             ranging: RangingConfiguration(exitPeriod: exit, readings: ReadingHistoryLimits()),
-            regions: RegionMonitorConfiguration(exitPeriod: exit, coolDown: seconds(SettingsKey.coolDown, 600)))
+            regions: RegionMonitorConfiguration(exitPeriod: exit, coolDown: seconds(.coolDown)))
     }
 }
 

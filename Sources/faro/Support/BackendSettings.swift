@@ -1,3 +1,4 @@
+import FaroCore
 import FaroNet
 import FaroSettings
 import FaroStore
@@ -7,14 +8,18 @@ import FoundationEssentials
 /// the URL from `--backend`, else `$FARO_BACKEND`, else the setting `backend-url`; the optional app key from
 /// `$FARO_APP_KEY`, else the `AppKeyStore` (the Secret Service, or a 0600 file); table names from
 /// `$FARO_TABLE_BEACONS`, `$FARO_TABLE_INTERESTED`, `$FARO_TABLE_CONTACTAME`, `$FARO_TABLE_RATEME`, else the
-/// settings `table-beacons`, `table-interested`, `table-contactame`, `table-rateme` (defaults: the contract's).
+/// settings `table-beacons`, `table-interested`, `table-contactame`, `table-rateme` (defaults: the contract's); the
+/// protocol generation from `--protocol`, else `$FARO_BACKEND_PROTOCOL`, else the setting `backend-protocol` (auto).
 enum BackendSettings {
     /// `resolve`, for a command that cannot go on without a backend: no URL anywhere is a failure that says where
     /// to give one. `readAppKey` false: only the URL and the tables are needed, so a locked keyring does not stop it.
-    static func required(option: String?, database: FaroDatabase, readAppKey: Bool = true) throws
-        -> BackendConfiguration
-    {
-        guard let configuration = try resolve(option: option, database: database, readAppKey: readAppKey) else {
+    static func required(
+        option: String?, database: FaroDatabase, readAppKey: Bool = true, protocolOption: String? = nil
+    ) throws -> BackendConfiguration {
+        guard
+            let configuration = try resolve(
+                option: option, database: database, readAppKey: readAppKey, protocolOption: protocolOption)
+        else {
             throw CommandFailure(
                 description: "no backend configured: pass --backend URL, set FARO_BACKEND, or run "
                     + "'gsettings set io.github.faro.Faro backend-url URL'")
@@ -28,7 +33,8 @@ enum BackendSettings {
     /// without it they are opened here.
     static func resolve(
         option: String?, database: FaroDatabase, opened: Result<GSettingsStore, SettingsError>? = nil,
-        readAppKey: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
+        readAppKey: Bool = true, protocolOption: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> BackendConfiguration? {
         func env(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
         let settings =
@@ -65,6 +71,12 @@ enum BackendSettings {
         configuration.tables.contactame =
             env("FARO_TABLE_CONTACTAME") ?? tables?.contactame ?? configuration.tables.contactame
         configuration.tables.rateme = env("FARO_TABLE_RATEME") ?? tables?.rateme ?? configuration.tables.rateme
+        let generation = protocolOption ?? env("FARO_BACKEND_PROTOCOL") ?? store?.text(.backendProtocol) ?? "auto"
+        guard let setting = BackendProtocolSetting(generation) else {
+            throw CommandFailure(
+                description: "backend protocol '\(generation)' is not one of \(BackendProtocolSetting.expected)")
+        }
+        configuration.backendProtocol = setting
         return configuration
     }
 }
