@@ -113,6 +113,9 @@ print("OK preferences-refuse-plain-http", flush=True)
 url.text = os.environ["FARO_BACKEND_URL"]
 press(test)
 wait_for("Conectado", lambda: (result.text or "").startswith("Conectado: "), timeout=30)
+# "Probar conexión" names the generation the backend speaks (faro-backend's default is 2.0.0).
+if "Protocolo de tablas 2.0.0 (Azure Mobile Apps)." not in result.text:
+    fail(f"the probe does not name the backend's generation: {result.text!r}")
 print(f"OK probe-connected {result.text!r}", flush=True)
 url.text = os.environ["FARO_REFUSING_URL"]
 press(test)

@@ -40,7 +40,8 @@ public protocol VisitRecorder: AnyObject {
 
 /// What "Probar conexión" found (one catalog request; see docs/preferences.md).
 public enum ConnectionCheck: Equatable, Sendable {
-    case connected(places: Int)
+    /// The backend listed its catalog: `places` live places, speaking `generation` ("3.0.0 (Datasync)").
+    case connected(places: Int, generation: String)
     /// HTTP 401 or 403: check the app key.
     case refused(status: Int)
     /// Not HTTPS and not this computer.

@@ -149,9 +149,11 @@ enum GUICommand {
         }
         environment.probeConnection = { url, done in
             let table = settings.string(SettingsKey.tableBeacons) ?? "beacons"
+            let setting = BackendProtocolSetting(settings.string(SettingsKey.backendProtocol) ?? "auto") ?? .auto
             let key = backend.appKey ?? ProcessInfo.processInfo.environment["FARO_APP_KEY"]
             let started = DetachedThread.start(name: "faro-probe") {
-                let check = GUICommand.check(ConnectionProbe.run(baseURL: url, appKey: key, table: table))
+                let check = GUICommand.check(
+                    BackendProbe.run(baseURL: url, appKey: key, catalogTable: table, setting: setting))
                 FaroApplication.performOnMain { done(check) }
             }
             if !started { done(.noAnswer("no thread for the request")) }
@@ -224,14 +226,14 @@ extension GUICommand {
     }
 
     /// FaroNet's probe outcome as the window's words take it.
-    nonisolated static func check(_ outcome: ConnectionProbe.Outcome) -> ConnectionCheck {
+    nonisolated static func check(_ outcome: BackendProbe.Result) -> ConnectionCheck {
         switch outcome {
-        case .connected(let places): return .connected(places: places)
-        case .refused(let status): return .refused(status: status)
+        case .connected(let places, let generation):
+            return .connected(places: places ?? 0, generation: "\(generation.version) (\(generation.family))")
+        case .refused(let status, _): return .refused(status: status)
         case .notHTTPS: return .notHTTPS
-        case .notAURL: return .notAURL
         case .noAnswer(let message): return .noAnswer(message)
-        case .unexpected(let message): return .unexpected(message)
+        case .unusable(let message): return .unexpected(message)
         }
     }
 
