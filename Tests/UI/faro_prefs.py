@@ -7,43 +7,12 @@ import subprocess
 import sys
 import time
 
-from dogtail import config
-
-config.config.checkForA11y = False
-config.config.logDebugToStdOut = False
-config.config.logDebugToFile = False
-config.config.searchShowingOnly = True
-config.config.defaultDelay = 0.2
-config.config.searchBackoffDuration = 0.2
-config.config.searchCutoffCount = 25
+from atspi_driver import fail, press, wait_for  # noqa: E402  (sets dogtail up first)
 from dogtail import rawinput, tree  # noqa: E402
 import pyatspi  # noqa: E402
 
 SCHEMA = "io.github.faro.Faro"
 BEACON = "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1:100:1"
-
-
-def fail(message):
-    print(f"FAIL {message}", flush=True)
-    sys.exit(1)
-
-
-def wait_for(what, probe, timeout=40.0):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        try:
-            value = probe()
-            if value:
-                return value
-        except Exception as error:  # the tree changes while the app updates
-            last = error
-        time.sleep(0.2)
-    fail(f"timed out waiting for {what} ({last})")
-
-
-def press(node):
-    node.doActionNamed("click")
 
 
 def gsettings(*args):

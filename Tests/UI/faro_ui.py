@@ -14,15 +14,7 @@ import subprocess
 import sys
 import time
 
-from dogtail import config
-
-config.config.checkForA11y = False
-config.config.logDebugToStdOut = False
-config.config.logDebugToFile = False
-config.config.searchShowingOnly = True
-config.config.defaultDelay = 0.2
-config.config.searchBackoffDuration = 0.2
-config.config.searchCutoffCount = 25
+from atspi_driver import fail, press, wait_for  # noqa: E402  (sets dogtail up first)
 from dogtail import rawinput, tree  # noqa: E402  (must come after the config)
 import pyatspi  # noqa: E402
 
@@ -55,34 +47,6 @@ TEXT = {
            "thanks": "Gracias: calificaste este sitio con 4 de 5.", "saved_copy": "(copia guardada)",
            "export_prefix": "Exportar ", "export_title": "Exportar página guardada", "export": "Exportar"},
 }[LANG]
-
-
-def fail(message):
-    print(f"FAIL {message}", flush=True)
-    sys.exit(1)
-
-
-def press(node):
-    """Activates a button or menu item through its accessible action (no pointer coordinates, so a busy machine or
-    a layout change cannot make the click land elsewhere); falls back to a pointer click."""
-    try:
-        node.doActionNamed("click")
-    except Exception:
-        node.click()
-
-
-def wait_for(what, probe, timeout=40.0):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        try:
-            value = probe()
-            if value:
-                return value
-        except Exception as error:  # AT-SPI trees change under us while the app updates
-            last = error
-        time.sleep(0.2)
-    fail(f"timed out waiting for {what} ({last})")
 
 
 def screenshot(node, name):

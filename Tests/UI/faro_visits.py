@@ -6,35 +6,8 @@ import subprocess
 import sys
 import time
 
-from dogtail import config
-
-config.config.checkForA11y = False
-config.config.logDebugToStdOut = False
-config.config.logDebugToFile = False
-config.config.searchShowingOnly = True
-config.config.defaultDelay = 0.2
-config.config.searchBackoffDuration = 0.2
-config.config.searchCutoffCount = 25
+from atspi_driver import fail, wait_for  # noqa: E402  (sets dogtail up first)
 from dogtail import tree  # noqa: E402
-
-
-def fail(message):
-    print(f"FAIL {message}", flush=True)
-    sys.exit(1)
-
-
-def wait_for(what, probe, timeout=30.0):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        try:
-            value = probe()
-            if value:
-                return value
-        except Exception as error:  # the tree changes while the app updates
-            last = error
-        time.sleep(0.2)
-    fail(f"timed out waiting for {what} ({last})")
 
 
 app = wait_for("faro on the accessibility bus", lambda: tree.root.application("faro"))

@@ -7,16 +7,11 @@ import subprocess
 import sys
 import time
 
-from dogtail import config
+import atspi_driver  # noqa: E402  (sets dogtail up first)
+from atspi_driver import fail  # noqa: E402
+from dogtail import config, tree  # noqa: E402
 
-config.config.checkForA11y = False
-config.config.logDebugToStdOut = False
-config.config.logDebugToFile = False
-config.config.searchShowingOnly = True
 config.config.defaultDelay = 0.1
-config.config.searchBackoffDuration = 0.2
-config.config.searchCutoffCount = 25
-from dogtail import tree  # noqa: E402
 
 LIST = os.environ.get("FARO_LIST_NAME", "Nearby beacons")
 UNKNOWN = os.environ.get("FARO_UNKNOWN", "Unknown beacon")
@@ -24,23 +19,9 @@ CONTENT = os.environ.get("FARO_CONTENT", "Site content")
 BACK = os.environ.get("FARO_BACK", "Back to the beacons")
 
 
-def fail(message):
-    print(f"FAIL {message}", flush=True)
-    sys.exit(1)
-
-
 def wait_for(what, probe, timeout=30.0):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        try:
-            value = probe()
-            if value:
-                return value
-        except Exception as error:  # the tree changes while the app updates
-            last = error
-        time.sleep(0.1)
-    return None
+    """`probe()` once truthy, else None after `timeout` (a miss is counted, not fatal)."""
+    return atspi_driver.wait_for(what, probe, timeout=timeout, required=False, interval=0.1)
 
 
 def xdotool(*args):
