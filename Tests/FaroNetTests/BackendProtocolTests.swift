@@ -146,13 +146,11 @@ import Testing
         let row =
             #"{"id":"b1","updatedAt":"2026-01-01T00:00:00.100Z","version":"AQ==","deleted":false,"major":1,"#
             + #""minor":2,"cliente":"c","titulo":"t","url":"u"}"#
-        var port = 0
         let server = try CannedServer { port in
             let body = answer.replacing("ROW", with: row).replacing("PORT", with: String(port))
             return CannedServer.http(
                 status: "200 OK", headers: ["Content-Type: application/json"], body: Array(body.utf8))
         }
-        port = server.port
         let dir = try TemporaryDirectory("faro-protocol")
         let db = try FaroDatabase(path: dir.file("faro.sqlite3"))
         let sync = try catalogSync(server.url, db)
