@@ -52,5 +52,23 @@ public final class TemporaryDirectory: @unchecked Sendable {
         ]
     }
 
+    /// The environment of a Faro window under test in `language` (`es` or `en`): this folder's XDG folders (with the
+    /// home made), the source tree's data and translations, the test locales `scripts/make-locales.sh` builds, and
+    /// GTK's Adwaita theme without animations (so that screenshots never catch a half-faded popover).
+    public func windowEnvironment(language: String) throws -> [String: String] {
+        var env = xdgEnvironment
+        env["FARO_DATA_DIR"] = Paths.data
+        env["FARO_LOCALE_DIR"] = Paths.packageRoot + "/build/locale"
+        env["LANG"] = language == "es" ? "es_MX.UTF-8" : "C.UTF-8"
+        env["LANGUAGE"] = language
+        env["LOCPATH"] = Paths.packageRoot + "/build/locales"
+        env["GTK_THEME"] = "Adwaita"
+        try FileManager.default.createDirectory(atPath: file("config/gtk-3.0"), withIntermediateDirectories: true)
+        try "[Settings]\ngtk-enable-animations=false\n".write(
+            toFile: file("config/gtk-3.0/settings.ini"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: file("home"), withIntermediateDirectories: true)
+        return env
+    }
+
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }

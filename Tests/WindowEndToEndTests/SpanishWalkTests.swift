@@ -10,24 +10,14 @@ struct SpanishWalkTests {
     @Test func noEnglishStringIsShownInTheSpanishWindow() throws {
         let backend = try WindowTests.Backend()
         let data = try TemporaryDirectory("faro-walk")
-        var env = data.xdgEnvironment
+        var env = try data.windowEnvironment(language: "es")
         env["FARO"] = Paths.executable("faro")
         env["FARO_ARGS"] = [
             "--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend", backend.url, "--no-tray",
         ]
         .joined(separator: " ")
-        env["FARO_DATA_DIR"] = Paths.data
-        env["FARO_LOCALE_DIR"] = Paths.packageRoot + "/build/locale"
         env["FARO_PO"] = Paths.packageRoot + "/po/es.po"
         env["FARO_LANG"] = "es"
-        env["LANG"] = "es_MX.UTF-8"
-        env["LANGUAGE"] = "es"
-        env["LOCPATH"] = Paths.packageRoot + "/build/locales"
-        env["GTK_THEME"] = "Adwaita"
-        try FileManager.default.createDirectory(atPath: data.file("config/gtk-3.0"), withIntermediateDirectories: true)
-        try "[Settings]\ngtk-enable-animations=false\n".write(
-            toFile: data.file("config/gtk-3.0/settings.ini"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: data.file("home"), withIntermediateDirectories: true)
         let walk = try ChildProcess(
             Paths.packageRoot + "/Tests/UI/with-display.sh",
             ["/usr/bin/python3", Paths.packageRoot + "/Tests/UI/spanish_walk.py"], environment: env)

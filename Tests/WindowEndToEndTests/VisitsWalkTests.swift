@@ -10,14 +10,8 @@ struct VisitsWalkTests {
     @Test func aWalkIsRecordedListedAndCleared() throws {
         let backend = try BackendProcess()
         let data = try TemporaryDirectory("faro-visits")
-        var env = data.xdgEnvironment
-        env["FARO_DATA_DIR"] = Paths.data
-        env["LANG"] = "es_MX.UTF-8"
-        env["LANGUAGE"] = "es"
-        env["LOCPATH"] = Paths.packageRoot + "/build/locales"
-        env["FARO_LOCALE_DIR"] = Paths.packageRoot + "/build/locale"
+        var env = try data.windowEnvironment(language: "es")
         env["GTK_A11Y"] = "atspi"
-        try FileManager.default.createDirectory(atPath: data.file("home"), withIntermediateDirectories: true)
         let r = try ChildProcess.run(
             Paths.packageRoot + "/Tests/UI/visits-walk.sh",
             [

@@ -90,24 +90,13 @@ struct WindowTests {
         extra: [String] = [], linger: Double = 0
     ) throws -> ChildProcess {
         let shots = Paths.packageRoot + "/build/screenshots"
-        var env = data.xdgEnvironment
+        var env = try data.windowEnvironment(language: language)
         env["FARO"] = Paths.executable("faro")
         env["FARO_ARGS"] =
             (["--source", "replay", Paths.data + "/demo/walk.jsonl", "--backend", backendURL, "--no-tray"]
             + extra).joined(separator: " ")
-        env["FARO_DATA_DIR"] = Paths.data
-        env["FARO_LOCALE_DIR"] = Paths.packageRoot + "/build/locale"
         env["SHOTS"] = shots
         env["FARO_LANG"] = language
-        env["LANG"] = language == "es" ? "es_MX.UTF-8" : "C.UTF-8"
-        env["LANGUAGE"] = language
-        env["LOCPATH"] = Paths.packageRoot + "/build/locales"
-        env["GTK_THEME"] = "Adwaita"
-        try FileManager.default.createDirectory(atPath: data.file("config/gtk-3.0"), withIntermediateDirectories: true)
-        try "[Settings]\ngtk-enable-animations=false\n".write(
-            toFile: data.file("config/gtk-3.0/settings.ini"),
-            atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: data.file("home"), withIntermediateDirectories: true)
         try installBrowser(in: data)
         env["FARO_UI_OPENED"] = data.file("opened-urls")
         env["FARO_UI_EXPORT_TO"] = data.file("exports/saved-page.mht")
