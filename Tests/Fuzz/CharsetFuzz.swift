@@ -6,7 +6,7 @@ let labels: [String?] = [
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func test(_ data: UnsafeRawPointer, _ count: Int) -> CInt {
+public func faroFuzzCharset(_ data: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
     let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: count))
     let label = labels[Int(bytes[0]) % labels.count]
