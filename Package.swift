@@ -11,8 +11,8 @@ func cLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
 }
 
-/// How the release `faro` is linked (bench/README.md, "Build and run-time tuning"): the functions the window runs from launch to
-/// its first rows, then those `--demo` runs (`bench/window/startup-order.txt`, made by
+/// How the release `faro` is linked (bench/README.md, "Build and run-time tuning"): the functions the window runs
+/// from launch to its first rows, then those `--demo` runs (`bench/window/startup-order.txt`, made by
 /// `bench/window/startup-order.sh`), laid out side by side ahead of the rest, with the functions LLVM emits without a
 /// symbol gathered next to them (`scripts/unnamed-functions.ld`, added to lld's default layout). Every function has a
 /// section of its own in release builds so that ld.lld (which comes with the toolchain) can order them. Measured side
