@@ -112,7 +112,8 @@ let package = Package(
         .executableTarget(
             name: "faro",
             dependencies: [
-                "FaroCore", "FaroGLib", "FaroBluetooth", "FaroStore", "FaroCurl", "FaroNet", "FaroApp", "FaroUI", "FaroWeb",
+                "FaroCore", "FaroGLib", "FaroBluetooth", "FaroStore", "FaroCurl", "FaroNet", "FaroApp", "FaroUI",
+                "FaroWeb",
                 "FaroInstall",
                 "FaroCommandLine", "FaroSettings",
             ],
