@@ -89,6 +89,22 @@ public enum GObjectSignal {
             releaseSignalClosure)
     }
 
+    /// Two double arguments, a point: a GtkGestureLongPress's "pressed" (x, y in the widget's coordinates).
+    @discardableResult
+    public static func connect(
+        _ instance: UnsafeMutableRawPointer?, _ name: String, point handler: @escaping (Double, Double) -> Void
+    ) -> UInt {
+        typealias Point = (Double, Double)
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?, Double, Double, UnsafeMutableRawPointer?) -> Void = {
+            _, x, y, data in
+            guard let data else { return }
+            GLibClosure<Point, Void>.call(data, (x, y))
+        }
+        return faro_g_signal_connect(
+            instance, name, unsafeBitCast(trampoline, to: GCallback.self), GLibClosure<Point, Void>.retained(handler),
+            releaseSignalClosure)
+    }
+
     /// Handlers that return a gboolean (TRUE = handled, stop the default): "delete-event", "key-press-event" with
     /// its event pointer.
     @discardableResult

@@ -28,6 +28,15 @@ public enum Signal {
         GObjectSignal.connect(instance?.instancePointer, name, int: { v in MainActor.assumeIsolated { handler(v) } })
     }
 
+    /// A point (two doubles): a GtkGestureLongPress's "pressed".
+    @discardableResult
+    public static func connect<Instance: GObjectInstance>(
+        _ instance: Instance?, _ name: String, point handler: @escaping @MainActor (Double, Double) -> Void
+    ) -> UInt {
+        GObjectSignal.connect(
+            instance?.instancePointer, name, point: { x, y in MainActor.assumeIsolated { handler(x, y) } })
+    }
+
     /// Handlers that return a gboolean (TRUE = handled, stop the default), such as "delete-event".
     @discardableResult
     public static func connect<Instance: GObjectInstance>(

@@ -60,6 +60,9 @@ final class BeaconListPage {
     /// The row under the pointer when button 1 went down, and whether GTK activated a row since.
     private var pressed: BeaconIdentity?
     private var activatedSincePress = false
+    /// A long press on a row (touch, or button 1 held) shows the row's context menu, as a right click does. GTK 3
+    /// leaves a gesture to whoever made it: the page keeps it for the list's lifetime.
+    private var longPress: OpaquePointer?
 
     init() {
         template = Template("beacon-list")
@@ -140,6 +143,7 @@ final class BeaconListPage {
                 self.showMenu(for: id, event: event)
                 return true
             })
+        installLongPress()
         Signal.connect(
             list, "popup-menu",
             returning: { [weak self] in
@@ -184,9 +188,41 @@ final class BeaconListPage {
         }
     }
 
-    /// Pops up the context menu of a row at the pointer (or under the row, from the keyboard).
+    /// A long press on a row pops up its context menu where the press is (docs/beacon-page.md). The gesture claims
+    /// the press, so the list's own click handling lets it go: the release that ends the long press opens nothing.
+    private func installLongPress() {
+        guard let gesture = gtk_gesture_long_press_new(list) else { return }
+        longPress = gesture
+        gtk_gesture_single_set_touch_only(gesture, 0)
+        gtk_gesture_single_set_button(gesture, 1)
+        Signal.connect(
+            gesture, "pressed",
+            point: { [weak self] _, y in
+                guard let self, let gesture = self.longPress,
+                    let row = gtk_list_box_get_row_at_y(cast(self.list), Int32(y)),
+                    let id = self.rowIdentity[UnsafeMutableRawPointer(row)]
+                else { return }
+                let sequence = gtk_gesture_single_get_current_sequence(gesture)
+                gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
+                // The release that follows is the long press's, not a click.
+                self.pressed = nil
+                self.activatedSincePress = true
+                let event = gtk_gesture_get_last_event(gesture, sequence).map { UnsafeMutableRawPointer(mutating: $0) }
+                self.showMenu(for: id, event: event, row: cast(row, to: GtkWidget.self), afterLongPress: true)
+            })
+        Signal.connect(list, "destroy") { [weak self] () -> Void in
+            guard let self, let gesture = self.longPress else { return }
+            self.longPress = nil
+            GObjectSignal.unref(UnsafeMutableRawPointer(gesture))
+        }
+    }
+
+    /// Pops up the context menu of a row at the pointer (or under the row, from the keyboard). After a long press
+    /// the button is still down: a GTK 3 menu closes on a release that comes later than half a second after it
+    /// opened and away from its items, so the menu lets that first release go by and stays open.
     private func showMenu(
-        for identity: BeaconIdentity, event: UnsafeMutableRawPointer?, row: UnsafeMutablePointer<GtkWidget>? = nil
+        for identity: BeaconIdentity, event: UnsafeMutableRawPointer?, row: UnsafeMutablePointer<GtkWidget>? = nil,
+        afterLongPress: Bool = false
     ) {
         guard !menuItems.isEmpty else { return }
         if let old = shownMenu { gtk_widget_destroy(old) }
@@ -200,6 +236,15 @@ final class BeaconListPage {
             gtk_menu_shell_append(cast(menu), entry)
         }
         gtk_widget_show_all(menu)
+        if afterLongPress {
+            var held = true
+            Signal.connect(
+                menu, "button-release-event",
+                event: { _ in
+                    defer { held = false }
+                    return held
+                })
+        }
         if let event {
             gtk_menu_popup_at_pointer(cast(menu), cast(event, to: GdkEvent.self))
         } else if let row {

@@ -25,11 +25,14 @@ final class SitePage {
     private let shareButton: UnsafeMutablePointer<GtkWidget>
     private let sendButton: UnsafeMutablePointer<GtkWidget>
     private let rateButton: UnsafeMutablePointer<GtkWidget>
+    private let detailsButton: UnsafeMutablePointer<GtkWidget>
     private let notice: UnsafeMutablePointer<GtkWidget>
     private let javaScriptBox: UnsafeMutablePointer<GtkWidget>
     /// The address "Abrir en el navegador" opens: the page's, without the device id.
     private var browserURL: String?
     private var place: CatalogPlace?
+    /// The beacon the site was opened from (a row of the beacon list): "Detalles" opens its page.
+    private var beacon: BeaconIdentity?
     private var load: (any SiteLoad)?
     private var savedCopy: Int64?
     /// Back to the beacon list.
@@ -38,6 +41,8 @@ final class SitePage {
     var onOpenSaved: (Int64) -> Void = { _ in }
     /// Guardados changed (a page was saved).
     var onSaved: () -> Void = {}
+    /// "Detalles": the page of the beacon the site was opened from.
+    var onDetails: (BeaconIdentity) -> Void = { _ in }
 
     init(services: any SiteServices, useCases: FaroUseCases, clock: @escaping @Sendable () -> Double) {
         self.services = services
@@ -51,6 +56,7 @@ final class SitePage {
         shareButton = template.widget("share")
         sendButton = template.widget("send")
         rateButton = template.widget("rate")
+        detailsButton = template.widget("details")
         progress = template.widget("progress")
         errorBox = template.widget("error-box")
         errorLabel = template.widget("error-label")
@@ -66,6 +72,10 @@ final class SitePage {
         Signal.connect(openSavedButton, "clicked") { [weak self] in
             guard let self, let id = self.savedCopy else { return }
             self.onOpenSaved(id)
+        }
+        Signal.connect(detailsButton, "clicked") { [weak self] in
+            guard let self, let beacon = self.beacon else { return }
+            self.onDetails(beacon)
         }
         Signal.connect(saveButton, "clicked") { [weak self] in self?.savePage() }
         Signal.connect(sendButton, "clicked") { [weak self] in self?.askToSendDetails() }
@@ -93,9 +103,12 @@ final class SitePage {
         _ = g_app_info_launch_default_for_uri(DeviceIDURL.stripping(from: url), nil, nil)
     }
 
-    /// Opens `place`'s microsite: a fresh load every time.
-    func open(_ place: CatalogPlace) {
+    /// Opens `place`'s microsite: a fresh load every time. `beacon` is the beacon it was opened from, if any: the
+    /// header then offers "Detalles", its page.
+    func open(_ place: CatalogPlace, beacon: BeaconIdentity? = nil) {
         self.place = place
+        self.beacon = beacon
+        gtk_widget_set_visible(detailsButton, beacon == nil ? 0 : 1)
         gtk_label_set_markup(cast(heading), "<b>" + escapeMarkup(place.titulo) + "</b>  " + escapeMarkup(place.cliente))
         gtk_menu_button_set_popup(
             cast(shareButton),
@@ -110,6 +123,8 @@ final class SitePage {
     func showSaved(_ site: LoadedSite, title: String) {
         load?.cancel()
         place = nil
+        beacon = nil
+        gtk_widget_hide(detailsButton)
         gtk_label_set_markup(
             cast(heading), "<b>" + escapeMarkup(title) + "</b>  " + escapeMarkup(I18n.tr("(saved copy)")))
         gtk_widget_hide(progress)

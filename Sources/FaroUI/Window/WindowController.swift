@@ -36,12 +36,13 @@ final class WindowController {
         window?.present()
     }
 
-    /// Opens a place's microsite in the content view.
-    func open(_ place: CatalogPlace) {
+    /// Opens a place's microsite in the content view; `beacon`, the beacon it was opened from, gives the header
+    /// its "Detalles".
+    func open(_ place: CatalogPlace, beacon: BeaconIdentity? = nil) {
         showBeacons()
         guard let sitePage = siteView() else { return }
         window?.showPage("site")
-        sitePage.open(place)
+        sitePage.open(place, beacon: beacon)
     }
 
     /// A beacon's page ("Detalles").
@@ -145,6 +146,7 @@ final class WindowController {
             self?.window?.showPage("beacons")
         }
         site.onSaved = { [weak self] in self?.savedPage?.reload() }
+        site.onDetails = { [weak self] identity in self?.showDetails(identity) }
         site.onOpenSaved = { [weak self] id in self?.openSaved(id, title: nil) }
         window.addHiddenPage(site.root, name: "site")
         sitePage = site
@@ -158,7 +160,7 @@ final class WindowController {
             showDetails(identity)
             return
         }
-        open(place)
+        open(place, beacon: identity)
     }
 
     private func openSaved(_ id: Int64, title: String?) {

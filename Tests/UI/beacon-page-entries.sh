@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The ways into a beacon's page ("Detalles") besides the row's right click, on the real Spanish window: a long press
+# on a row with a real pointer (xdotool), and the "Detalles" button in the header of a site opened from a row.
+# bluetoothd is played by python-dbusmock (Tests/UI/bluez-beacons.sh), the catalog by faro-backend; the window is
+# driven by Tests/UI/beacon_page_entries.py. Prints OK/FAIL lines.
+# Usage: beacon-page-entries.sh FARO SCHEMA_DIR BACKEND_URL
+set -uo pipefail
+if [ -z "${FARO_ENTRIES_INNER:-}" ]; then
+  FARO_ENTRIES_INNER=1 exec "$(dirname "$0")/with-display.sh" "$0" "$@"
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+faro=$1 schemas=$2 backend=$3
+command -v xdotool >/dev/null || { echo "FAIL xdotool is not installed (apt install xdotool)"; exit 1; }
+export GSETTINGS_BACKEND=keyfile GSETTINGS_SCHEMA_DIR="$schemas"
+# shellcheck source=Tests/UI/bluez-beacons.sh
+. "$here/bluez-beacons.sh"
+bluez_beacons_start || exit 1
+"$faro" --source bluez --backend "$backend" --no-tray >"$XDG_RUNTIME_DIR/faro.log" 2>&1 &
+app=$!
+/usr/bin/python3 "$here/beacon_page_entries.py"
+status=$?
+[ $status -eq 0 ] || cat "$XDG_RUNTIME_DIR/faro.log"
+kill -TERM $app 2>/dev/null
+wait $app 2>/dev/null
+bluez_beacons_stop
+exit $status
