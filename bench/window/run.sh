@@ -73,6 +73,10 @@ fi
 ROUNDS="${WINDOW_ROUNDS:-7}"
 STALL_SECONDS="${STALL_SECONDS:-60}"
 STALL_WARMUP="${STALL_WARMUP:-5}"
+STALL_LIST="${STALL_LIST:-1}"
+STALL_PAGE="${STALL_PAGE:-1}"
+VISITS_ROUNDS="${VISITS_ROUNDS:-7}"
+VISITS_ROWS="${VISITS_ROWS:-50000}"
 OUT="${BENCH_OUT:-bench-out}/window"
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -117,7 +121,7 @@ export HOME="$TMP/home" XDG_DATA_HOME="$TMP/home/.local/share" XDG_CONFIG_HOME="
 export XDG_CACHE_HOME="$TMP/home/.cache" XDG_STATE_HOME="$TMP/home/.local/state" XDG_RUNTIME_DIR="$TMP/runtime"
 mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
-unset FARO_TIMINGS FARO_STALL_PROBE FARO_STALL_WARMUP
+unset FARO_TIMINGS FARO_STALL_PROBE FARO_STALL_WARMUP GTK_A11Y
 
 # 1. Launch to first frame and peak RSS, with the tray and the backend a desktop user has.
 if [ "$ROUNDS" -gt 0 ]; then
@@ -137,39 +141,92 @@ if [ "$ROUNDS" -gt 0 ]; then
     PEERS=()
 fi
 
-# 2. 1,000 beacons at 1 Hz with the stall probe.
-[ "$STALL_SECONDS" -gt 0 ] || exit 0
-FARO_STALL_PROBE="$STALL_SECONDS" FARO_STALL_WARMUP="$STALL_WARMUP" \
-    "$FARO" --source replay "$OUT/beacons1000.jsonl" --no-tray >"$OUT/stall.txt" 2>"$OUT/stall.log" &
-FARO_PID=$!
-LIMIT=$((STALL_WARMUP + STALL_SECONDS + 60))
-status=0
-# The probe only prints its line; the benchmark ends Faro once it is there, and gives it 10 s to quit.
-for _ in $(seq 1 $((LIMIT * 10))); do
-    kill -0 "$FARO_PID" 2>/dev/null || break
-    grep -q '^stall_' "$OUT/stall.txt" 2>/dev/null && { kill -TERM "$FARO_PID"; break; }
-    sleep 0.1
-done
-for _ in $(seq 1 100); do
-    kill -0 "$FARO_PID" 2>/dev/null || break
-    sleep 0.1
-done
-if kill -0 "$FARO_PID" 2>/dev/null; then
-    kill "$FARO_PID" 2>/dev/null || true
-    wait "$FARO_PID" 2>/dev/null || true
+# 2. and 3. 1,000 beacons at 1 Hz with the stall probe: the list alone, then with one beacon's page open.
+# stall_run PREFIX [PAGE]: runs Faro with the probe; with PAGE (UUID:MAJOR:MINOR), opens that beacon's page
+# ("Detalles") as soon as Faro is on the session bus, through its app.details action (what the row menu's item
+# calls), so it is open and redrawing its chart before the warm-up ends. Appends PREFIX_… lines to the results.
+stall_run() {
+    local prefix=$1 page=${2:-} line max status=0 limit
+    FARO_STALL_PROBE="$STALL_SECONDS" FARO_STALL_WARMUP="$STALL_WARMUP" \
+        "$FARO" --source replay "$OUT/beacons1000.jsonl" --no-tray >"$OUT/$prefix.txt" 2>"$OUT/$prefix.log" &
+    FARO_PID=$!
+    if [ -n "$page" ]; then
+        gdbus wait --session --timeout 20 io.github.faro.Faro || die "$prefix: faro did not appear on the session bus"
+        # The window exists once the list has rows (frame drawn); the action works either way, but the page is
+        # meant to sit over a running list.
+        sleep 1
+        gdbus call --session --dest io.github.faro.Faro --object-path /io/github/faro/Faro \
+            --method org.gtk.Actions.Activate details "[<'$page'>]" '{}' >/dev/null \
+            || die "$prefix: app.details did not answer"
+    fi
+    limit=$((STALL_WARMUP + STALL_SECONDS + 60))
+    # The probe only prints its line; the benchmark ends Faro once it is there, and gives it 10 s to quit.
+    for _ in $(seq 1 $((limit * 10))); do
+        kill -0 "$FARO_PID" 2>/dev/null || break
+        grep -q '^stall_' "$OUT/$prefix.txt" 2>/dev/null && { kill -TERM "$FARO_PID"; break; }
+        sleep 0.1
+    done
+    for _ in $(seq 1 100); do
+        kill -0 "$FARO_PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$FARO_PID" 2>/dev/null; then
+        kill "$FARO_PID" 2>/dev/null || true
+        wait "$FARO_PID" 2>/dev/null || true
+        FARO_PID=""
+        die "faro with the stall probe did not quit within $limit s"
+    fi
+    wait "$FARO_PID" || status=$?
     FARO_PID=""
-    die "faro with the stall probe did not quit within $LIMIT s"
+    [ "$status" = 0 ] || die "faro with the stall probe exited with $status: $(tail -n 3 "$OUT/$prefix.log")"
+    line="$(grep '^stall_' "$OUT/$prefix.txt" | tail -n 1)"
+    [ -n "$line" ] || die "the stall probe printed nothing: $(tail -n 3 "$OUT/$prefix.log")"
+    kv() { echo "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+    max="$(kv stall_max_ms)"
+    echo "${prefix}_stall_p50_ms=$(kv stall_p50_ms) ${prefix}_stall_p99_ms=$(kv stall_p99_ms) ${prefix}_stall_max_ms=$max" \
+        "${prefix}_stall_samples=$(kv stall_samples) ${prefix}_stall_over_16ms=$(kv stall_over_16ms)" \
+        "${prefix}_stall_goal_16ms=$(awk -v m="$max" 'BEGIN { print (m <= 16 ? "yes" : "no") }')" >>"$FARO_WINDOW_BENCH_RESULTS"
+    echo "${prefix}_busy_p99_ms=$(kv stall_busy_p99_ms) ${prefix}_busy_max_ms=$(kv stall_busy_max_ms)" \
+        "${prefix}_stall_warmup_max_ms=$(kv stall_warmup_max_ms) ${prefix}_rows_shown=$(kv stall_rows)" \
+        "${prefix}_seconds=$STALL_SECONDS" >>"$FARO_WINDOW_BENCH_RESULTS"
+    if [ -n "$page" ]; then
+        # The page was open and its chart redrew (about once a second) while the probe measured.
+        echo "${prefix}_charts_drawn=$(kv stall_charts_drawn)" >>"$FARO_WINDOW_BENCH_RESULTS"
+        [ "$(kv stall_charts_drawn)" -gt 0 ] || die "$prefix: the beacon's page drew no chart while the probe measured"
+    fi
+}
+
+if [ "$STALL_SECONDS" -gt 0 ]; then
+    [ "$STALL_LIST" = 0 ] || stall_run window_1000
+    # The first beacon of make_replay.py (major 1, minor 1), heard every second throughout.
+    [ "$STALL_PAGE" = 0 ] || stall_run window_1000_page "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1:1:1"
 fi
-wait "$FARO_PID" || status=$?
-FARO_PID=""
-[ "$status" = 0 ] || die "faro with the stall probe exited with $status: $(tail -n 3 "$OUT/stall.log")"
-line="$(grep '^stall_' "$OUT/stall.txt" | tail -n 1)"
-[ -n "$line" ] || die "the stall probe printed nothing: $(tail -n 3 "$OUT/stall.log")"
-kv() { echo "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-max="$(kv stall_max_ms)"
-echo "window_1000_stall_p50_ms=$(kv stall_p50_ms) window_1000_stall_p99_ms=$(kv stall_p99_ms) window_1000_stall_max_ms=$max" \
-    "window_1000_stall_samples=$(kv stall_samples) window_1000_stall_over_16ms=$(kv stall_over_16ms)" \
-    "window_1000_stall_goal_16ms=$(awk -v m="$max" 'BEGIN { print (m <= 16 ? "yes" : "no") }')" >>"$FARO_WINDOW_BENCH_RESULTS"
-echo "window_1000_busy_p99_ms=$(kv stall_busy_p99_ms) window_1000_busy_max_ms=$(kv stall_busy_max_ms)" \
-    "window_1000_stall_warmup_max_ms=$(kv stall_warmup_max_ms) window_1000_rows_shown=$(kv stall_rows)" \
-    "window_1000_seconds=$STALL_SECONDS" >>"$FARO_WINDOW_BENCH_RESULTS"
+
+# 4. "Lugares visitados" with a year of visits: from the page's switch to the first frame that shows its rows.
+unset NO_AT_BRIDGE
+[ "$VISITS_ROUNDS" -gt 0 ] || exit 0
+export GSETTINGS_BACKEND=keyfile
+mkdir -p "$XDG_CONFIG_HOME/glib-2.0/settings"
+# A year of visits is kept only with a retention of a year or more (the default keeps 30 days).
+printf '[io/github/faro/Faro]\nvisits-retention-days=uint32 400\n' >"$XDG_CONFIG_HOME/glib-2.0/settings/keyfile"
+"$FARO" visits >/dev/null 2>"$OUT/visits-create.log" || die "faro visits failed: $(tail -n 3 "$OUT/visits-create.log")"
+DB="$XDG_DATA_HOME/faro/faro.sqlite3"
+[ -f "$DB" ] || die "faro visits made no profile database at $DB"
+command -v sqlite3 >/dev/null || die "sqlite3 not found (apt install sqlite3)"
+# 50,000 closed visits over the last 365 days, the newest an hour ago, 400 places: the rows the app's
+# VisitRepository writes (entry, leaving, closest distance), in one transaction.
+sqlite3 "$DB" "BEGIN; WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $((VISITS_ROWS - 1)))
+  INSERT INTO visits (place_id, cliente, titulo, url, uuid, major, minor, entered_at, left_at, closest_m)
+  SELECT 'p' || (i % 400), 'Negocio ' || (i % 400), 'Lugar ' || (i % 400), 'https://example.com/' || (i % 400),
+         'fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1', 1 + i % 400, 1, t, t + 300, 1.5 + (i % 7) * 0.5
+  FROM (SELECT i, strftime('%s', 'now') - 3600 - 600 - i * (365 * 86400.0 / $VISITS_ROWS) AS t FROM n); COMMIT;" \
+    || die "could not fill the visits"
+kept="$("$FARO" visits | grep -c .)"
+[ "$kept" = "$VISITS_ROWS" ] || die "faro visits lists $kept visits, not $VISITS_ROWS"
+[ -f "$OUT/demo8.jsonl" ] || "$PY" bench/window/make_replay.py "$OUT/demo8.jsonl" --beacons 8 --seconds 30
+FARO_TIMINGS=1 "$FARO" --source replay "$OUT/demo8.jsonl" --no-tray >"$OUT/visits.txt" 2>"$OUT/visits.log" &
+FARO_PID=$!
+"$PY" bench/window/visits_screen.py "$OUT/visits.txt" "$VISITS_ROUNDS" "$DB" >"$OUT/visits-driver.out" 2>"$OUT/visits-driver.log" \
+    || die "the visits rounds failed: $(cat "$OUT/visits-driver.out") $(tail -n 3 "$OUT/visits-driver.log")"
+cat "$OUT/visits-driver.out" >>"$FARO_WINDOW_BENCH_RESULTS"
+echo "visits_rows=$kept" >>"$FARO_WINDOW_BENCH_RESULTS"

@@ -8,18 +8,22 @@ import FoundationEssentials
 /// variables nothing here runs.
 ///
 /// - `FARO_TIMINGS=1`: prints `frame=first` once the main window's first frame is drawn, and `frame=rows` once a
-///   frame with at least one row in the beacon list is drawn.
+///   frame with at least one row in the beacon list is drawn. Each time "Lugares visitados" is shown, at the end of
+///   the first frame painted with its rows, it prints `frame=visits visits_first_screen_ms=…` (from the moment the
+///   page began to read its visits), `visits_first_screen_cpu_ms=…` (the main thread's CPU time over the same span)
+///   and `visits_rows=…` (the visit rows it holds then).
 /// - `FARO_STALL_PROBE=SECONDS`: a 2 ms timeout on the main loop records how late each call comes (the gap since the
 ///   previous call minus the period); after `FARO_STALL_WARMUP` seconds (default 5: the list fills up) it measures
 ///   for SECONDS, then prints `stall_p99_ms=… stall_max_ms=… stall_samples=…` (and the stalls over 16 ms, the main
-///   thread's own CPU time per gap, the warm-up's worst stall and the rows in the list) to stdout.
+///   thread's own CPU time per gap, the warm-up's worst stall, the rows in the list, and the charts of beacon pages
+///   drawn while it measured) to stdout.
 @MainActor
 enum TimingReport {
     /// Installs what the environment asks for on a newly created main window.
-    static func attach(_ window: MainWindow) {
+    static func attach(_ window: MainWindow, visits: VisitsPage?) {
         let env = ProcessInfo.processInfo.environment
         if let mode = env["FARO_TIMINGS"], !mode.isEmpty, mode != "0" {
-            reportFrames(window)
+            reportFrames(window, visits: visits)
         }
         if let text = env["FARO_STALL_PROBE"], let seconds = Double(text), seconds > 0 {
             let warmUp = env["FARO_STALL_WARMUP"].flatMap(Double.init) ?? 5
@@ -29,7 +33,7 @@ enum TimingReport {
 
     /// A "draw" handler on the toplevel (it runs for every frame the window paints) that prints the first frame and
     /// the first frame with rows, then stays quiet.
-    private static func reportFrames(_ window: MainWindow) {
+    private static func reportFrames(_ window: MainWindow, visits: VisitsPage?) {
         var first = true
         var rows = true
         Signal.connect(
@@ -38,6 +42,7 @@ enum TimingReport {
                 if first {
                     first = false
                     StandardStreams.writeOutput("frame=first\n")
+                    if let visits { reportVisitsFrames(window, visits: visits) }
                 }
                 if rows, window.beacons.shownRows > 0 {
                     rows = false
@@ -45,6 +50,35 @@ enum TimingReport {
                 }
                 return false
             })
+    }
+}
+
+extension TimingReport {
+    /// The calling thread's CPU time, milliseconds.
+    static func threadCPUMilliseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+    }
+
+    /// After each frame is painted (the frame clock's "after-paint"): the first one that shows the rows of a new
+    /// reading of "Lugares visitados".
+    fileprivate static func reportVisitsFrames(_ window: MainWindow, visits: VisitsPage) {
+        guard let clock = gtk_widget_get_frame_clock(window.window) else { return }
+        var reported = 0
+        Signal.connect(clock, "after-paint") { () -> Void in
+            guard visits.reloadStarted != reported, visits.visitRows > 0, window.visiblePage == "visits" else {
+                return
+            }
+            reported = visits.reloadStarted
+            let ms = Double(g_get_monotonic_time() - visits.reloadStarted) / 1000
+            let cpu = threadCPUMilliseconds() - visits.reloadStartedCPU
+            StandardStreams.writeOutput(
+                String(
+                    cFormat:
+                        "frame=visits visits_first_screen_ms=%.2f visits_first_screen_cpu_ms=%.2f visits_rows=%ld\n",
+                    ms, cpu, visits.visitRows))
+        }
     }
 }
 
@@ -59,6 +93,8 @@ private final class StallProbe {
     var last: Int
     var lastCPU: Double
     var warmUpMax = 0.0
+    /// Beacon pages' charts drawn before the measured span began.
+    var chartsBefore: Int?
     var stalls: [Double] = []
     /// The main thread's own CPU time over each gap: a long gap with little of it was the machine (another
     /// process had the core), not the main loop.
@@ -75,11 +111,7 @@ private final class StallProbe {
         busy.reserveCapacity(stalls.capacity)
     }
 
-    static func threadCPUMilliseconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
-    }
+    static func threadCPUMilliseconds() -> Double { TimingReport.threadCPUMilliseconds() }
 
     static func start(window: MainWindow, warmUp: Double, seconds: Double) {
         let probe = StallProbe(window: window, warmUp: warmUp, seconds: seconds)
@@ -98,6 +130,7 @@ private final class StallProbe {
             warmUpMax = max(warmUpMax, stall)
             return true
         }
+        if chartsBefore == nil { chartsBefore = BeaconPage.chartsDrawn }
         stalls.append(stall)
         busy.append(used)
         guard now >= end else { return true }
@@ -116,9 +149,10 @@ private final class StallProbe {
         let line = String(
             cFormat: "stall_p50_ms=%.2f stall_p99_ms=%.2f stall_max_ms=%.2f stall_samples=%ld "
                 + "stall_over_16ms=%ld stall_busy_p99_ms=%.2f stall_busy_max_ms=%.2f "
-                + "stall_warmup_max_ms=%.2f stall_rows=%ld\n",
+                + "stall_warmup_max_ms=%.2f stall_rows=%ld stall_charts_drawn=%ld\n",
             percentile(sorted, 50), percentile(sorted, 99), sorted.last ?? 0, sorted.count, over,
-            percentile(sortedBusy, 99), sortedBusy.last ?? 0, warmUpMax, window.beacons.shownRows)
+            percentile(sortedBusy, 99), sortedBusy.last ?? 0, warmUpMax, window.beacons.shownRows,
+            BeaconPage.chartsDrawn - (chartsBefore ?? BeaconPage.chartsDrawn))
         StandardStreams.writeOutput(line)
     }
 }

@@ -21,6 +21,8 @@ final class BeaconPage {
     private var keepAlive: BeaconPage?
     /// The chart's span, seconds.
     static let span = 300.0
+    /// Charts drawn in this process, any page (what `FARO_STALL_PROBE` reports beside its stalls).
+    private(set) static var chartsDrawn = 0
     /// "Calibrar a 1 m" was chosen.
     var onCalibrate: (BeaconIdentity) -> Void = { _ in }
 
@@ -174,6 +176,7 @@ final class BeaconPage {
     // MARK: chart
 
     private func draw(_ cr: OpaquePointer) {
+        BeaconPage.chartsDrawn += 1
         let chart = template.widget("chart")
         guard let d = details else { return }
         let readings = d.readings.filter { $0.time >= d.now - BeaconPage.span }

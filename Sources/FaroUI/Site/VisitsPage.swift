@@ -12,12 +12,31 @@ final class VisitsPage {
     private let template: Template
     private let list: UnsafeMutablePointer<GtkWidget>
     private let history: any VisitHistory
-    private var rows: [UnsafeMutablePointer<GtkWidget>] = []
+    /// The list's rows, top first; row i shows `items[i]` once `updated > i`.
+    private var rows: [VisitRow] = []
     private var places: [UnsafeMutableRawPointer: CatalogPlace] = [:]
     /// A visit was chosen.
     var onOpen: (CatalogPlace) -> Void = { _ in }
     /// How many visits the page lists (a year of visits is 50,000 rows; the page shows the latest).
     static let shown = 500
+    /// Rows brought up to date before the page's first frame (more than a tall window shows), then per idle callback.
+    static let firstScreen = 30
+    static let perBatch = 25
+    /// What the list shows, top first: the days' headings and the visits.
+    private var items: [VisitItem] = []
+    /// How many rows, from the top, show `items` (the rest still show an earlier listing).
+    private var updated = 0
+    /// Which reading of the visits is listed.
+    private var generation = 0
+    /// The visits listed, and the day they were listed on (for "Hoy" and "Ayer").
+    private var listed: [VisitEntry] = []
+    private var listedOn = ""
+    /// When the page last began to read and list its visits (monotonic µs), and how many visit rows it lists now: what
+    /// `FARO_TIMINGS` reports at the first frame that shows them.
+    private(set) var reloadStarted = 0
+    /// The main thread's CPU time then (milliseconds), to tell the page's own work from a busy machine.
+    private(set) var reloadStartedCPU = 0.0
+    private(set) var visitRows = 0
 
     init(history: any VisitHistory) {
         self.history = history
@@ -37,54 +56,92 @@ final class VisitsPage {
         Signal.connect(root, "map") { [weak self] in self?.reload() }
     }
 
+    /// Reads the latest visits and lists them. The rows are a pool, all alike (a heading or a visit), updated in
+    /// place: only the first screen's rows are brought up to date before the page's first frame, the rest a batch
+    /// per idle callback after it, and rows are only ever added or removed at the end. Building 500 rows at once, or
+    /// inserting new ones above 500 others (GTK restyles every row below an insertion), kept the page from showing
+    /// for a quarter of a second and more (docs/visits.md).
     func reload() {
-        for row in rows { gtk_container_remove(cast(list), row) }
-        rows = []
-        places = [:]
-        var day: String?
-        for visit in history.visits(limit: VisitsPage.shown) {
-            let heading = VisitsPage.dayHeading(visit.enteredAt)
-            if heading != day {
-                day = heading
-                let label = gtk_label_new(heading)
-                gtk_label_set_xalign(cast(label), 0)
-                gtk_widget_set_margin_top(label, 12)
-                gtk_widget_set_margin_start(label, 8)
-                gtk_label_set_markup(cast(label), "<b>" + escapeMarkup(heading) + "</b>")
-                let row = gtk_list_box_row_new()!
-                gtk_list_box_row_set_activatable(cast(row), 0)
-                gtk_list_box_row_set_selectable(cast(row), 0)
-                gtk_container_add(cast(row), label)
-                setAccessibleName(row, heading)
-                add(row)
-            }
-            let entered = VisitsPage.clock(visit.enteredAt)
-            let left = visit.leftAt.map(VisitsPage.clock)
-            let when = left.map { "\(entered)–\($0)" } ?? I18n.localizer.format("since %@", entered)
-            let closest = visit.closest.map { " · ≈ " + String(cFormat: "%.1f", $0) + " m" } ?? ""
-            let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
-            gtk_container_set_border_width(cast(box), 8)
-            let title = gtk_label_new(nil)!
-            gtk_label_set_markup(cast(title), "<b>" + escapeMarkup(visit.place.titulo) + "</b>")
-            gtk_label_set_xalign(cast(title), 0)
-            let detail = gtk_label_new("\(visit.place.cliente) · \(when)\(closest)")!
-            gtk_label_set_xalign(cast(detail), 0)
-            gtk_style_context_add_class(gtk_widget_get_style_context(detail), "dim-label")
-            gtk_container_add(cast(box), title)
-            gtk_container_add(cast(box), detail)
-            let row = gtk_list_box_row_new()!
-            gtk_container_add(cast(row), box)
-            setAccessibleName(row, "\(visit.place.titulo), \(visit.place.cliente), \(heading) \(when)")
-            places[UnsafeMutableRawPointer(row)] = visit.place
-            add(row)
-        }
-        gtk_widget_set_sensitive(template.widget("clear"), rows.isEmpty ? 0 : 1)
-        gtk_widget_show_all(list)
+        reloadStarted = g_get_monotonic_time()
+        reloadStartedCPU = TimingReport.threadCPUMilliseconds()
+        let visits = history.visits(limit: VisitsPage.shown)
+        // Shown again with nothing new (and still the same day, for "Hoy" and "Ayer"): the rows stay.
+        let today = VisitsPage.today()
+        if visits == listed, today == listedOn, updated == items.count, rows.count == items.count { return }
+        listed = visits
+        listedOn = today
+        generation += 1
+        items = VisitsPage.items(visits)
+        updated = 0
+        visitRows = 0
+        updateSome(VisitsPage.firstScreen)
+        gtk_widget_set_sensitive(template.widget("clear"), visits.isEmpty ? 0 : 1)
+        if updated < items.count || rows.count > items.count { afterNextFrame(generation) }
     }
 
-    private func add(_ row: UnsafeMutablePointer<GtkWidget>) {
-        gtk_container_add(cast(list), row)
-        rows.append(row)
+    /// The headings and visits, newest first: a heading before the first visit of each day.
+    static func items(_ visits: [VisitEntry]) -> [VisitItem] {
+        var items: [VisitItem] = []
+        var day: String?
+        for visit in visits {
+            let heading = dayHeading(visit.enteredAt)
+            if heading != day {
+                day = heading
+                items.append(.heading(heading))
+            }
+            items.append(.visit(visit, day: heading))
+        }
+        return items
+    }
+
+    /// Brings the next `count` rows up to date (adding rows at the end when there are too few), then removes up to
+    /// `count` rows left over at the end.
+    private func updateSome(_ count: Int) {
+        let end = min(updated + count, items.count)
+        while updated < end {
+            if updated == rows.count { rows.append(VisitRow(in: list)) }
+            let row = rows[updated]
+            row.show(items[updated])
+            let key = UnsafeMutableRawPointer(row.row)
+            if case .visit(let visit, _) = items[updated] {
+                places[key] = visit.place
+                visitRows += 1
+            } else {
+                places[key] = nil
+            }
+            updated += 1
+        }
+        guard updated == items.count else { return }
+        for row in rows.suffix(max(0, min(count, rows.count - items.count))) {
+            places[UnsafeMutableRawPointer(row.row)] = nil
+            gtk_container_remove(cast(list), row.row)
+        }
+        rows.removeLast(max(0, min(count, rows.count - items.count)))
+    }
+
+    /// Starts `updateRest` once the page's next frame (the one with the first screen) is painted: a tick callback
+    /// comes at the start of that frame, and the idle it queues runs after the frame is done.
+    private func afterNextFrame(_ listing: Int) {
+        typealias Tick = GLibClosure<Void, Void>
+        let tick:
+            @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean =
+                { _, _, data in
+                    if let data { Tick.call(data, ()) }
+                    return 0
+                }
+        let start = Tick.retained { [weak self] in
+            MainActor.assumeIsolated { self?.updateRest(listing) }
+        }
+        gtk_widget_add_tick_callback(list, tick, start, Tick.destroyNotify)
+    }
+
+    /// A batch of rows per idle callback until every row shows this listing (a newer listing takes over).
+    private func updateRest(_ listing: Int) {
+        MainThread.run { [weak self] in
+            guard let self, self.generation == listing else { return }
+            self.updateSome(VisitsPage.perBatch)
+            if self.updated < self.items.count || self.rows.count > self.items.count { self.updateRest(listing) }
+        }
     }
 
     private func confirmClear() {
@@ -133,6 +190,16 @@ final class VisitsPage {
         return String(cString: text)
     }
 
+    /// Today's local date ("2026-12-04").
+    static func today() -> String {
+        guard let now = g_date_time_new_now_local(), let text = g_date_time_format(now, "%Y-%m-%d") else { return "" }
+        defer {
+            g_free(text)
+            g_date_time_unref(now)
+        }
+        return String(cString: text)
+    }
+
     /// The local time of day ("17:40").
     static func clock(_ seconds: Double) -> String {
         guard let time = g_date_time_new_from_unix_local(gint64(seconds)), let text = g_date_time_format(time, "%H:%M")
@@ -142,5 +209,81 @@ final class VisitsPage {
             g_date_time_unref(time)
         }
         return String(cString: text)
+    }
+}
+
+/// One line of "Lugares visitados": a day's heading, or a visit (with the heading of its day, for its name).
+enum VisitItem {
+    case heading(String)
+    case visit(VisitEntry, day: String)
+}
+
+/// A row of "Lugares visitados" that shows either kind of item: a bold heading, or a visit's place in bold over its
+/// business, times and closest distance. Texts are set only when they change.
+@MainActor
+final class VisitRow {
+    let row: UnsafeMutablePointer<GtkWidget>
+    private let heading: UnsafeMutablePointer<GtkWidget>
+    private let entry: UnsafeMutablePointer<GtkWidget>
+    private let title: UnsafeMutablePointer<GtkWidget>
+    private let detail: UnsafeMutablePointer<GtkWidget>
+    private var texts: [String] = ["", "", "", ""]
+    private var isHeading: Bool?
+
+    /// A new row at the end of `list`.
+    init(in list: UnsafeMutablePointer<GtkWidget>) {
+        row = gtk_list_box_row_new()
+        let outer = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        heading = gtk_label_new(nil)
+        gtk_label_set_xalign(cast(heading), 0)
+        gtk_widget_set_margin_top(heading, 12)
+        gtk_widget_set_margin_start(heading, 8)
+        entry = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)
+        gtk_container_set_border_width(cast(entry), 8)
+        title = gtk_label_new(nil)
+        gtk_label_set_xalign(cast(title), 0)
+        detail = gtk_label_new(nil)
+        gtk_label_set_xalign(cast(detail), 0)
+        gtk_style_context_add_class(gtk_widget_get_style_context(detail), "dim-label")
+        gtk_container_add(cast(entry), title)
+        gtk_container_add(cast(entry), detail)
+        gtk_container_add(cast(outer), heading)
+        gtk_container_add(cast(outer), entry)
+        gtk_container_add(cast(row), outer)
+        gtk_widget_show_all(row)
+        gtk_container_add(cast(list), row)
+    }
+
+    func show(_ item: VisitItem) {
+        switch item {
+        case .heading(let text):
+            setKind(heading: true)
+            set(0, text) { gtk_label_set_markup(cast(self.heading), "<b>" + escapeMarkup($0) + "</b>") }
+            set(3, text) { setAccessibleName(self.row, $0) }
+        case .visit(let visit, let day):
+            setKind(heading: false)
+            let entered = VisitsPage.clock(visit.enteredAt)
+            let left = visit.leftAt.map(VisitsPage.clock)
+            let when = left.map { "\(entered)–\($0)" } ?? I18n.localizer.format("since %@", entered)
+            let closest = visit.closest.map { " · ≈ " + String(cFormat: "%.1f", $0) + " m" } ?? ""
+            set(1, visit.place.titulo) { gtk_label_set_markup(cast(self.title), "<b>" + escapeMarkup($0) + "</b>") }
+            set(2, "\(visit.place.cliente) · \(when)\(closest)") { gtk_label_set_text(cast(self.detail), $0) }
+            set(3, "\(visit.place.titulo), \(visit.place.cliente), \(day) \(when)") { setAccessibleName(self.row, $0) }
+        }
+    }
+
+    private func setKind(heading isHeading: Bool) {
+        guard self.isHeading != isHeading else { return }
+        self.isHeading = isHeading
+        gtk_widget_set_visible(heading, isHeading ? 1 : 0)
+        gtk_widget_set_visible(entry, isHeading ? 0 : 1)
+        gtk_list_box_row_set_activatable(cast(row), isHeading ? 0 : 1)
+        gtk_list_box_row_set_selectable(cast(row), isHeading ? 0 : 1)
+    }
+
+    private func set(_ index: Int, _ text: String, _ apply: (String) -> Void) {
+        guard texts[index] != text else { return }
+        texts[index] = text
+        apply(text)
     }
 }

@@ -81,6 +81,11 @@ final class MainWindow {
         gtk_stack_set_visible_child_name(cast(stack), name)
     }
 
+    /// The name of the page shown ("beacons", "saved", "visits", "site").
+    var visiblePage: String? {
+        gtk_stack_get_visible_child_name(cast(stack)).map { String(cString: $0) }
+    }
+
     /// The status line under the pages; hidden when empty.
     func setStatus(_ text: String?) {
         if let text, !text.isEmpty {

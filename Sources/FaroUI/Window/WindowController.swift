@@ -104,7 +104,7 @@ final class WindowController {
                 return false
             })
         Signal.connect(w.window, "destroy") { [weak self] () -> Void in self?.windowDestroyed() }
-        TimingReport.attach(w)
+        TimingReport.attach(w, visits: visitsPage)
         monitoring.setListWanted(true)
         renderStatus()
         return w
