@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Window benchmarks: the two goals of the window issue, measured under one private Xvfb and session bus.
+# Window benchmarks, measured under one private Xvfb and session bus:
 #
 #   1. Launch to first frame and peak resident memory against a plain C GTK3 window with the same list
 #      (bench/window/cwindow.c: header bar, the eight demo places in a GtkListBox laid out as Faro's rows), same
@@ -23,11 +23,22 @@
 #      RSSI noise so distances and order move every second): Faro with the window open and FARO_STALL_PROBE, a 2 ms
 #      main-loop timeout that records how late each call comes, over STALL_SECONDS after a STALL_WARMUP (the list
 #      fills up). Goal: no stall longer than 16 ms.
+#   3. The same, with one beacon's page ("Detalles") open over the list, its chart redrawing once a second: the page
+#      is opened as the row menu's item opens it, through the app.details action on the session bus, as soon as Faro
+#      is on the bus (before the warm-up ends). The probe also reports the charts drawn while it measured (the run
+#      fails if none was). Goal: no stall longer than 16 ms.
+#   4. "Lugares visitados" with a year of visits (VISITS_ROWS, 50,000, written into a fresh profile's visits table
+#      with sqlite3 after `faro visits` made it; retention set to 400 days): Faro with FARO_TIMINGS=1, and
+#      visits_screen.py clicks the page's button in the header's switcher through AT-SPI, VISITS_ROUNDS times (a new
+#      visit added before each round after the first, so each lists anew). Faro prints each time the first frame
+#      painted with the page's rows, timed from the moment the page began to read its visits, with the main thread's
+#      CPU time over it. Goal: median ≤ 50 ms.
 #
 # Builds only the C window and the timing library (cc, gtk+-3.0). Environment: FARO (release faro binary; default
 # .build-win/release/faro, else $FARO_BIN_DIR/faro; faro-backend beside it); WINDOW_ROUNDS (default 7; 0 skips
-# part 1: only the stall probe runs); STALL_SECONDS (default 60; 0 skips part 2); STALL_WARMUP (default 5); BENCH_OUT (default
-# bench-out). Whole run: about 2 minutes. Prints key=value lines:
+# part 1: only the stall probe runs); STALL_SECONDS (default 60; 0 skips parts 2 and 3; STALL_LIST=0 or
+# STALL_PAGE=0 skips one of them); STALL_WARMUP (default 5); VISITS_ROUNDS (default 7; 0 skips part 4); VISITS_ROWS
+# (default 50000); BENCH_OUT (default bench-out). Whole run: about 4 minutes. Prints key=value lines:
 #   window_first_frame_faro_ms=… window_first_frame_c_ms=… window_first_frame_ratio=… window_first_frame_goal_1_3x=yes|no
 #   window_peak_rss_faro_kb=… window_peak_rss_c_kb=… window_rss_ratio=… window_rss_goal_1_5x=yes|no
 #   window_peak_rss_c_curl_kb=… window_rss_ratio_c_curl=… window_c_curl_ms=… window_c_curl_cpu_ms=…
@@ -37,6 +48,10 @@
 #   window_1000_stall_over_16ms=… window_1000_stall_goal_16ms=yes|no
 #   window_1000_busy_p99_ms=… window_1000_busy_max_ms=… window_1000_stall_warmup_max_ms=… window_1000_rows_shown=…
 #   window_1000_seconds=…
+#   window_1000_page_… (the same keys as window_1000_…, with the page open) window_1000_page_charts_drawn=…
+#   visits_first_screen_ms=… (median) visits_first_screen_best_ms=… visits_first_screen_max_ms=…
+#   visits_first_screen_rounds=… visits_first_screen_cold_ms=… (the first showing) visits_first_screen_busy_ms=…
+#   visits_first_screen_busy_max_ms=… visits_first_screen_rows=… visits_first_screen_goal_50ms=yes|no visits_rows=…
 # A stall is how late the 2 ms probe comes (wall clock); "busy" is the main thread's own CPU time over the same
 # gap: a stall much longer than its busy time is the machine (another process had the core), not Faro.
 set -euo pipefail
