@@ -37,6 +37,19 @@ final class VisitsPage {
     /// The main thread's CPU time then (milliseconds), to tell the page's own work from a busy machine.
     private(set) var reloadStartedCPU = 0.0
     private(set) var visitRows = 0
+    /// The rows the list box holds (headings included), counted by GTK.
+    var shownRows: Int {
+        guard let children = gtk_container_get_children(cast(list)) else { return 0 }
+        defer { g_list_free(children) }
+        return Int(g_list_length(children))
+    }
+    /// The accessible name of the list's row at `index` (what a screen reader says, and what tests read).
+    func rowName(_ index: Int32) -> String? {
+        guard let row = gtk_list_box_get_row_at_index(cast(list), index),
+            let name = atk_object_get_name(gtk_widget_get_accessible(cast(row)))
+        else { return nil }
+        return String(cString: name)
+    }
 
     init(history: any VisitHistory) {
         self.history = history
