@@ -10,7 +10,7 @@ import FoundationEssentials
 /// - `FARO_TIMINGS=1`: prints `frame=first` once the main window's first frame is drawn, and `frame=rows` once a
 ///   frame with at least one row in the beacon list is drawn. Each time "Lugares visitados" is shown, at the end of
 ///   the first frame painted with its rows, it prints `frame=visits visits_first_screen_ms=…` (from the moment the
-///   page began to read its visits), `visits_first_screen_cpu_ms=…` (the main thread's CPU time over the same span)
+///   page began to read its visits, or the first time to be built), `visits_first_screen_cpu_ms=…` (the main thread's CPU time over the same span)
 ///   and `visits_rows=…` (the visit rows it holds then).
 /// - `FARO_STALL_PROBE=SECONDS`: a 2 ms timeout on the main loop records how late each call comes (the gap since the
 ///   previous call minus the period); after `FARO_STALL_WARMUP` seconds (default 5: the list fills up) it measures
@@ -20,7 +20,8 @@ import FoundationEssentials
 @MainActor
 enum TimingReport {
     /// Installs what the environment asks for on a newly created main window.
-    static func attach(_ window: MainWindow, visits: VisitsPage?) {
+    /// `visits` gives "Lugares visitados" once it is built (it is built when first shown).
+    static func attach(_ window: MainWindow, visits: @escaping @MainActor () -> VisitsPage?) {
         let env = ProcessInfo.processInfo.environment
         if let mode = env["FARO_TIMINGS"], !mode.isEmpty, mode != "0" {
             reportFrames(window, visits: visits)
@@ -33,7 +34,7 @@ enum TimingReport {
 
     /// A "draw" handler on the toplevel (it runs for every frame the window paints) that prints the first frame and
     /// the first frame with rows, then stays quiet.
-    private static func reportFrames(_ window: MainWindow, visits: VisitsPage?) {
+    private static func reportFrames(_ window: MainWindow, visits: @escaping @MainActor () -> VisitsPage?) {
         var first = true
         var rows = true
         Signal.connect(
@@ -42,7 +43,7 @@ enum TimingReport {
                 if first {
                     first = false
                     StandardStreams.writeOutput("frame=first\n")
-                    if let visits { reportVisitsFrames(window, visits: visits) }
+                    reportVisitsFrames(window, visits: visits)
                 }
                 if rows, window.beacons.shownRows > 0 {
                     rows = false
@@ -63,13 +64,15 @@ extension TimingReport {
 
     /// After each frame is painted (the frame clock's "after-paint"): the first one that shows the rows of a new
     /// reading of "Lugares visitados".
-    fileprivate static func reportVisitsFrames(_ window: MainWindow, visits: VisitsPage) {
+    fileprivate static func reportVisitsFrames(
+        _ window: MainWindow, visits page: @escaping @MainActor () -> VisitsPage?
+    ) {
         guard let clock = gtk_widget_get_frame_clock(window.window) else { return }
         var reported = 0
         Signal.connect(clock, "after-paint") { () -> Void in
-            guard visits.reloadStarted != reported, visits.visitRows > 0, window.visiblePage == "visits" else {
-                return
-            }
+            guard let visits = page(), visits.reloadStarted != reported, visits.visitRows > 0,
+                window.visiblePage == "visits"
+            else { return }
             reported = visits.reloadStarted
             let ms = Double(g_get_monotonic_time() - visits.reloadStarted) / 1000
             let cpu = threadCPUMilliseconds() - visits.reloadStartedCPU

@@ -31,8 +31,9 @@ final class VisitsPage {
     /// The visits listed, and the day they were listed on (for "Hoy" and "Ayer").
     private var listed: [VisitEntry] = []
     private var listedOn = ""
-    /// When the page last began to read and list its visits (monotonic µs), and how many visit rows it lists now: what
-    /// `FARO_TIMINGS` reports at the first frame that shows them.
+    /// When the page last began to read and list its visits, or for the first listing when it began to be built (it
+    /// is built when first shown), in monotonic µs; and how many visit rows it lists now: what `FARO_TIMINGS` reports
+    /// at the first frame that shows them.
     private(set) var reloadStarted = 0
     /// The main thread's CPU time then (milliseconds), to tell the page's own work from a busy machine.
     private(set) var reloadStartedCPU = 0.0
@@ -52,6 +53,8 @@ final class VisitsPage {
     }
 
     init(history: any VisitHistory) {
+        reloadStarted = g_get_monotonic_time()
+        reloadStartedCPU = TimingReport.threadCPUMilliseconds()
         self.history = history
         template = Template("visits-page")
         root = template.widget("root")
@@ -75,12 +78,16 @@ final class VisitsPage {
     /// inserting new ones above 500 others (GTK restyles every row below an insertion), kept the page from showing
     /// for a quarter of a second and more (docs/visits.md).
     func reload() {
-        reloadStarted = g_get_monotonic_time()
-        reloadStartedCPU = TimingReport.threadCPUMilliseconds()
+        if generation > 0 {
+            reloadStarted = g_get_monotonic_time()
+            reloadStartedCPU = TimingReport.threadCPUMilliseconds()
+        }
         let visits = history.visits(limit: VisitsPage.shown)
         // Shown again with nothing new (and still the same day, for "Hoy" and "Ayer"): the rows stay.
         let today = VisitsPage.today()
-        if visits == listed, today == listedOn, updated == items.count, rows.count == items.count { return }
+        if generation > 0, visits == listed, today == listedOn, updated == items.count, rows.count == items.count {
+            return
+        }
         listed = visits
         listedOn = today
         generation += 1

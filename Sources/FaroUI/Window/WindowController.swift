@@ -114,7 +114,7 @@ final class WindowController {
                 return false
             })
         Signal.connect(w.window, "destroy") { [weak self] () -> Void in self?.windowDestroyed() }
-        TimingReport.attach(w, visits: visitsPage)
+        TimingReport.attach(w) { [weak self] in self?.visitsPage }
         monitoring.setListWanted(true)
         renderStatus()
         return w
