@@ -241,6 +241,12 @@ kept="$("$FARO" visits | grep -c .)"
 [ -f "$OUT/demo8.jsonl" ] || "$PY" bench/window/make_replay.py "$OUT/demo8.jsonl" --beacons 8 --seconds 30
 FARO_TIMINGS=1 "$FARO" --source replay "$OUT/demo8.jsonl" --no-tray >"$OUT/visits.txt" 2>"$OUT/visits.log" &
 FARO_PID=$!
+# The driver starts once the window is drawn and the accessibility bus it asked for is up.
+for _ in $(seq 1 300); do
+    grep -q '^frame=first' "$OUT/visits.txt" 2>/dev/null && break
+    sleep 0.1
+done
+gdbus wait --session --timeout 20 org.a11y.Bus || die "no accessibility bus (org.a11y.Bus) for the visits rounds"
 "$PY" bench/window/visits_screen.py "$OUT/visits.txt" "$VISITS_ROUNDS" "$DB" >"$OUT/visits-driver.out" 2>"$OUT/visits-driver.log" \
     || die "the visits rounds failed: $(cat "$OUT/visits-driver.out") $(tail -n 3 "$OUT/visits-driver.log")"
 cat "$OUT/visits-driver.out" >>"$FARO_WINDOW_BENCH_RESULTS"

@@ -188,8 +188,8 @@ final class BeaconListPage {
         }
     }
 
-    /// A long press on a row pops up its context menu where the press is (docs/beacon-page.md). The gesture claims
-    /// the press, so the list's own click handling lets it go: the release that ends the long press opens nothing.
+    /// A long press on a row pops up its context menu where the press is (docs/beacon-page.md). The menu takes the
+    /// pointer, so the release that ends the long press goes to the menu, not to the list: it opens nothing.
     private func installLongPress() {
         guard let gesture = gtk_gesture_long_press_new(list) else { return }
         longPress = gesture
@@ -204,7 +204,8 @@ final class BeaconListPage {
                 else { return }
                 let sequence = gtk_gesture_single_get_current_sequence(gesture)
                 gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)
-                // The release that follows is the long press's, not a click.
+                // The release that follows is the long press's, not a click (the list's own fallback must not
+                // activate the row either).
                 self.pressed = nil
                 self.activatedSincePress = true
                 let event = gtk_gesture_get_last_event(gesture, sequence).map { UnsafeMutableRawPointer(mutating: $0) }
