@@ -137,6 +137,12 @@ export XDG_CACHE_HOME="$TMP/home/.cache" XDG_STATE_HOME="$TMP/home/.local/state"
 mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 unset FARO_TIMINGS FARO_STALL_PROBE FARO_STALL_WARMUP GTK_A11Y
+# What the session bus starts (the accessibility bus's launcher among them) gets the same private folders: without
+# XDG_RUNTIME_DIR the launcher puts its socket in ~/.cache/at-spi, which other sessions on the machine share.
+gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+    --method org.freedesktop.DBus.UpdateActivationEnvironment \
+    "{'HOME': '$HOME', 'XDG_RUNTIME_DIR': '$XDG_RUNTIME_DIR', 'XDG_CACHE_HOME': '$XDG_CACHE_HOME', 'DISPLAY': '$DISPLAY'}" \
+    >/dev/null || die "could not set the session bus's activation environment"
 
 # 1. Launch to first frame and peak RSS, with the tray and the backend a desktop user has.
 if [ "$ROUNDS" -gt 0 ]; then
