@@ -64,6 +64,9 @@ enum CatalogCommand {
     }
 
     static func sync(backend: String?, full: Bool, protocolOption: String? = nil) throws -> Int32 {
+        // libcurl and the libraries it brings (some twenty, ~10 ms to map and relocate) load while the database
+        // opens; the client made below waits for them if they are not ready yet.
+        DetachedThread.start(name: "faro-curl-load") { CurlRuntime.initialize() }
         // Not durable (synchronous=NORMAL): the catalog is a copy of the backend's, and a page lost to a power cut
         // is only pulled again; every page still commits with its delta token.
         let database: FaroDatabase
