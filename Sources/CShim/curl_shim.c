@@ -33,3 +33,7 @@ CURLcode faro_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
 CURLcode faro_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
     return faro_curl_getinfo_forward(handle, info, (void *)value);
 }
+
+CURLcode faro_curl_easy_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return faro_curl_getinfo_forward(handle, info, value);
+}

@@ -240,11 +240,14 @@ public final class CurlHandle {
         faro_curl_easy_getinfo_string(raw, CURLINFO_CONTENT_TYPE, &type)
         var redirect: UnsafePointer<CChar>?
         faro_curl_easy_getinfo_string(raw, CURLINFO_REDIRECT_URL, &redirect)
+        var microseconds: curl_off_t = 0
+        faro_curl_easy_getinfo_offset(raw, CURLINFO_TOTAL_TIME_T, &microseconds)
         return .success(
             CurlResponse(
                 status: status, headers: headers, body: body, url: url,
                 redirectURL: (300..<400).contains(status) ? redirect.map { String(cString: $0) } : nil,
-                contentType: type.map { String(cString: $0) }, newConnections: connects))
+                contentType: type.map { String(cString: $0) }, newConnections: connects,
+                totalTime: .microseconds(Int64(microseconds))))
     }
 
     private func error(for code: CURLcode) -> CurlError {

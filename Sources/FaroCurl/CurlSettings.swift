@@ -92,6 +92,9 @@ public struct CurlResponse: Sendable, Equatable {
     public var contentType: String?
     /// Connections libcurl had to open for this request (0 when it reused a kept-alive one).
     public var newConnections: Int
+    /// The transfer's time by libcurl's own clock (`CURLINFO_TOTAL_TIME_T`: name lookup, connect, request and
+    /// response, the callbacks included), the span `curl -w %{time_total}` reports.
+    public var totalTime: Duration = .zero
 
     /// A header's value (case-insensitive name; the last one wins).
     public func header(_ name: String) -> String? {

@@ -95,4 +95,28 @@ struct LaunchWorkTests {
         work.run()
         #expect(runs == 1)
     }
+
+    /// The tray icon is prepended to the environment's work: it comes first, once, and work prepended after the run
+    /// (a second activation) runs at once.
+    @Test
+    func prependedWorkRunsFirstOnceAndAtOnceAfterTheRun() {
+        var events: [String] = []
+        let work = LaunchWork { events.append("pull") }
+        work.prepend { events.append("tray") }
+        #expect(events.isEmpty)
+        work.run()
+        work.run()
+        #expect(events == ["tray", "pull"])
+        work.prepend { events.append("late") }
+        #expect(events == ["tray", "pull", "late"])
+    }
+
+    @Test
+    func prependedWorkRunsWithoutEnvironmentWork() {
+        var runs = 0
+        let work = LaunchWork(nil)
+        work.prepend { runs += 1 }
+        work.run()
+        #expect(runs == 1)
+    }
 }

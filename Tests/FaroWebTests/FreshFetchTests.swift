@@ -45,6 +45,18 @@ struct FreshFetchTests {
         #expect(log[2]["cookie"] is NSNull)
     }
 
+    /// The transfer time is libcurl's own (`curl -w %{time_total}`'s clock), summed over the hops: a part of the
+    /// perform's wall time, and longer with a slow hop in it.
+    @Test func theTransferTimeIsLibcurlsOwnOverEveryHop() throws {
+        let backend = try TestBackend(siteLatencyMilliseconds: 120)
+        let target = "/sitios/libreria-el-pendulo/"
+        let response = try FreshFetcher().fetch(
+            backend.base + "/debug/redirect?to=" + PercentEncoding.encodeComponent(target))
+        #expect(response.status == 200)
+        #expect(response.transferDuration >= .milliseconds(120))
+        #expect(response.transferDuration <= response.performDuration)
+    }
+
     @Test func imagesComeWithThePageFreshToo() throws {
         let backend = try TestBackend()
         let url = backend.base + "/sitios/cafe-la-parroquia/"

@@ -29,8 +29,9 @@ typedef int (*faro_curl_progress_callback)(void *user, curl_off_t dltotal, curl_
                                            curl_off_t ulnow);
 CURLcode faro_curl_easy_setopt_progress_callback(CURL *handle, faro_curl_progress_callback callback);
 
-/// curl_easy_getinfo is variadic too: the long and string result shapes.
+/// curl_easy_getinfo is variadic too: the long, string and curl_off_t result shapes.
 CURLcode faro_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode faro_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+CURLcode faro_curl_easy_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value);
 
 #endif

@@ -18,6 +18,9 @@ public final class FaroApplication {
     private var windows: WindowController!
     private var notifier: ZoneNotifier?
     private var trayIcon: TrayIcon?
+    /// The last monitoring state and nearby count, for a tray icon made after they were reported.
+    private var scanning: Bool?
+    private var nearby: Int?
     private var settingsObservation: SettingsObservation?
     /// Whether the application is held (kept alive with its window closed).
     private var held = false
@@ -123,13 +126,20 @@ public final class FaroApplication {
         windows.onClosing = { [weak self] in self?.windowClosing() }
         notifier = makeNotifier()
         if environment.tray {
-            trayIcon = TrayIcon(
-                appID: environment.appID,
-                actions: TrayIcon.Actions(
-                    open: { [weak self] in self?.showBeacons() },
-                    setMonitoring: { on in monitoring.apply(on ? .on : .off) },
-                    pauseHour: { monitoring.pauseForAnHour() }, pauseTomorrow: { monitoring.pauseUntilTomorrow() },
-                    quit: { [weak self] in self?.quit() }))
+            // The first frame does not wait for the tray: it comes with the launch work, in the state it missed.
+            launchWork.prepend { [weak self] in
+                guard let self else { return }
+                self.trayIcon = TrayIcon(
+                    appID: self.environment.appID,
+                    actions: TrayIcon.Actions(
+                        open: { [weak self] in self?.showBeacons() },
+                        setMonitoring: { on in monitoring.apply(on ? .on : .off) },
+                        pauseHour: { monitoring.pauseForAnHour() },
+                        pauseTomorrow: { monitoring.pauseUntilTomorrow() },
+                        quit: { [weak self] in self?.quit() }))
+                if let scanning = self.scanning { self.trayIcon?.setMonitoring(scanning) }
+                if let nearby = self.nearby { self.trayIcon?.setNearbyCount(nearby) }
+            }
         }
         environment.connection?.onReachabilityChange = { [weak self] in self?.windows.renderStatus() }
         environment.outbox?.onStateChange = { [weak self] in self?.windows.renderStatus() }
@@ -166,10 +176,12 @@ public final class FaroApplication {
             }
             actions?.setMonitoring(scanning)
             trayIcon?.setMonitoring(scanning)
+            self.scanning = scanning
         case .list(let list):
             windows.window?.beacons.show(list)
         case .nearby(let catalogued):
             trayIcon?.setNearbyCount(catalogued)
+            nearby = catalogued
         case .notify(let notification):
             notifier?.show(notification)
         }

@@ -1,8 +1,9 @@
 internal import CGtk
 import FaroGLib
 
-/// The work Faro starts once its window is on screen, because the first frame does not need it: reading the app
-/// key from the keyring, the catalog's worker with its first pull, the outbox (`GUIEnvironment.afterFirstFrame`).
+/// The work Faro starts once its window is on screen, because the first frame does not need it: the tray icon,
+/// reading the app key from the keyring, the catalog's worker with its first pull, the outbox
+/// (`GUIEnvironment.afterFirstFrame`).
 /// Started before, it ran beside GTK's own start: libcurl with its TLS and Kerberos libraries, libsecret's session
 /// and the keyring daemon's D-Bus activation took the second core and the dynamic loader's lock while GTK opened
 /// the display (bench/window: the first frame came 10–15 ms later, and with 10 MB more resident).
@@ -16,13 +17,19 @@ import FaroGLib
 final class LaunchWork {
     static let fallbackMilliseconds: UInt32 = 2000
 
-    private var work: (@MainActor () -> Void)?
+    private var work: [@MainActor () -> Void]
+    private var done = false
 
-    init(_ work: (@MainActor () -> Void)?) { self.work = work }
+    init(_ work: (@MainActor () -> Void)?) { self.work = work.map { [$0] } ?? [] }
+
+    /// Adds work to run before what is already there; runs it at once when the launch work has already run.
+    func prepend(_ first: @escaping @MainActor () -> Void) {
+        if done { first() } else { work.insert(first, at: 0) }
+    }
 
     /// Starts the fallback timer (call once, from the application's startup).
     func armFallback() {
-        guard work != nil else { return }
+        guard !work.isEmpty else { return }
         MainContextSources.addTimeout(milliseconds: Self.fallbackMilliseconds) { [weak self] in
             MainActor.assumeIsolated { self?.run() }
             return false
@@ -31,7 +38,7 @@ final class LaunchWork {
 
     /// Runs the work behind `window`'s first drawn frame.
     func runAfterFirstFrame(of window: UnsafeMutablePointer<GtkWidget>?) {
-        guard work != nil, let window else { return }
+        guard !work.isEmpty, let window else { return }
         let handler = HandlerID()
         handler.value = Signal.connect(
             window, "draw",
@@ -52,8 +59,10 @@ final class LaunchWork {
 
     /// Runs the work now, if it has not run yet.
     func run() {
-        guard let work else { return }
-        self.work = nil
-        work()
+        guard !done else { return }
+        done = true
+        let work = self.work
+        self.work = []
+        for step in work { step() }
     }
 }

@@ -12,6 +12,7 @@ final class WindowController {
     private var sitePage: SitePage?
     private var savedPage: SavedListPage?
     private var visitsPage: VisitsPage?
+    private var lazyPages: [LazyPage] = []
     private let application: UnsafeMutablePointer<GtkApplication>
     private let menu: UnsafeMutablePointer<GMenuModel>
     private let environment: GUIEnvironment
@@ -73,16 +74,25 @@ final class WindowController {
         ]
         if let services = environment.site {
             // The content view is built when a site is first opened (siteView()), not before the first frame.
-            let saved = SavedListPage(services: services)
-            saved.onOpen = { [weak self] entry in self?.openSaved(entry.id, title: entry.title) }
-            w.addPage(saved.root, name: "saved", title: I18n.tr("Saved"))
-            savedPage = saved
+            // Guardados and Lugares visitados are built when first shown (LazyPage), not before the first frame.
+            let page = LazyPage { [weak self] in
+                let saved = SavedListPage(services: services)
+                saved.onOpen = { [weak self] entry in self?.openSaved(entry.id, title: entry.title) }
+                self?.savedPage = saved
+                return saved.root
+            }
+            w.addPage(page.root, name: "saved", title: I18n.tr("Saved"))
+            lazyPages.append(page)
         }
         if let history = environment.visitHistory {
-            let visits = VisitsPage(history: history)
-            visits.onOpen = { [weak self] place in self?.open(place) }
-            w.addPage(visits.root, name: "visits", title: I18n.tr("Visited places"))
-            visitsPage = visits
+            let page = LazyPage { [weak self] in
+                let visits = VisitsPage(history: history)
+                visits.onOpen = { [weak self] place in self?.open(place) }
+                self?.visitsPage = visits
+                return visits.root
+            }
+            w.addPage(page.root, name: "visits", title: I18n.tr("Visited places"))
+            lazyPages.append(page)
         }
         // Reintentar reads the backend's settings and app key again first: the user may have just fixed them.
         w.onRetry = { [weak self] in
@@ -113,6 +123,8 @@ final class WindowController {
         sitePage?.leave()
         sitePage = nil
         savedPage = nil
+        visitsPage = nil
+        lazyPages = []
         window = nil
         monitoring.setListWanted(false)
     }

@@ -35,6 +35,8 @@ final class CurlTransfer {
     /// The URL of the hop in progress (the final URL once done).
     private(set) var currentURL: String
     private(set) var redirects = 0
+    /// libcurl's own time for the hops so far (`CurlResponse.totalTime`).
+    private(set) var hopsTime: Duration = .zero
     let options: FetchOptions
     private let observer: CurlObserver
 
@@ -82,6 +84,7 @@ final class CurlTransfer {
             return .done(.failure(CurlTransfer.fetchError(error, options: options, url: currentURL)))
         case .success(let r): response = r
         }
+        hopsTime += response.totalTime
         if (300..<400).contains(response.status), let target = response.redirectURL, !target.isEmpty {
             guard redirects < options.maxRedirects else {
                 return .done(.failure(.tooManyRedirects(limit: options.maxRedirects)))
@@ -98,7 +101,7 @@ final class CurlTransfer {
             .success(
                 FetchResponse(
                     requestedURL: requestedURL, finalURL: currentURL, status: response.status,
-                    contentType: response.contentType, body: response.body)))
+                    contentType: response.contentType, body: response.body, transferDuration: hopsTime)))
     }
 
     /// The fetch error a libcurl failure means for a content load of `url`.

@@ -107,9 +107,12 @@ public struct FetchResponse: Sendable, Equatable {
     /// The `Content-Type` header as sent (e.g. `text/html; charset=utf-8`), if any.
     public var contentType: String?
     public var body: [UInt8]
-    /// How long libcurl's transfer took (connect, request, response), as `curl -w %{time_total}` measures it; zero
-    /// for transfers of a multi handle.
+    /// How long libcurl's transfer took by its own clock (connect, request, response, every hop), the span
+    /// `curl -w %{time_total}` reports.
     public var transferDuration: Duration = .zero
+    /// The fetch on the calling thread from the first `curl_easy_perform` to the response in hand (libcurl's
+    /// per-call set-up and Faro's reading of the answer included); zero for transfers of a multi handle.
+    public var performDuration: Duration = .zero
 
     /// The media type without parameters, lower-cased.
     public var mediaType: String? {

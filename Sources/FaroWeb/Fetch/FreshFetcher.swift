@@ -28,7 +28,7 @@ public struct FreshFetcher: Sendable {
             case .again: continue
             case .done(let result):
                 var response = try result.get()
-                response.transferDuration = clock.now - started
+                response.performDuration = clock.now - started
                 return response
             }
         }

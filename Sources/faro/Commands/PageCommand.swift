@@ -56,7 +56,8 @@ enum PageCommand {
         WebSupport.sayIfItNeedsJavaScript(page.document, url: page.url)
         if timing {
             Output.error(
-                "timing: transfer \(WebSupport.milliseconds(page.response.transferDuration)) ms, fetch "
+                "timing: transfer \(WebSupport.milliseconds(page.response.transferDuration)) ms, perform "
+                    + "\(WebSupport.milliseconds(page.response.performDuration)) ms, fetch "
                     + "\(WebSupport.milliseconds(page.fetchDuration)) ms, parse "
                     + "\(WebSupport.milliseconds(page.parseDuration)) ms, render \(WebSupport.milliseconds(rendered - renderStart)) ms, "
                     + "\(page.response.body.count) bytes, device id from \(deviceID.source.rawValue)")

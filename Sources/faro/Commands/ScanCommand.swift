@@ -236,28 +236,3 @@ struct ScanSession {
         }
     }
 }
-
-/// Seconds on the system's monotonic clock; the only clock the terminal front end reads.
-struct MonotonicClock {
-    func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
-    func sleep(until deadline: Double) {
-        let wait = deadline - now()
-        guard wait > 0 else { return }
-        var interval = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - wait.rounded(.down)) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&interval, &remaining) != 0, errno == EINTR { interval = remaining }
-    }
-}
-
-/// Where Faro's data files are (see `InstallLayout`), and the demo recording in them.
-enum DataDirectory {
-    static func locate() -> String? { InstallLayout.dataDirectory() }
-
-    static func demoRecording() throws -> String {
-        guard let dir = locate() else {
-            throw CommandFailure(description: "cannot find Faro's data folder; set FARO_DATA_DIR to the data/ folder")
-        }
-        return dir + "/demo/walk.jsonl"
-    }
-}
