@@ -83,3 +83,18 @@ bench_desktop_peers() {
     gdbus wait --session --timeout 20 org.freedesktop.Notifications || { echo "no notification server" >&2; return 1; }
     gdbus wait --session --timeout 20 org.kde.StatusNotifierWatcher || { echo "no StatusNotifierWatcher" >&2; return 1; }
 }
+
+# Sets PY to the system python3 (the one python3-dbusmock is installed for), else the first one on PATH; exits,
+# naming the bench ($1), when there is none.
+bench_python() {
+    PY=/usr/bin/python3
+    [ -x "$PY" ] || PY="$(command -v python3)" || { echo "bench/$1: python3 not found" >&2; exit 1; }
+}
+
+# Sets OUT to a fresh, absolute folder $1 under $BENCH_OUT (default: bench-out at the top of the repository).
+bench_out() {
+    OUT="${BENCH_OUT:-$BENCH_LIB_ROOT/bench-out}/$1"
+    rm -rf "$OUT"
+    mkdir -p "$OUT"
+    OUT="$(cd "$OUT" && pwd)"
+}
