@@ -93,11 +93,13 @@ rate() {
         }'
 }
 
-# Starts faro in the background with its own data folder ($1); sets $pid.
+# Starts faro in the background with its own data folder ($1); sets $pid. Its settings go to a GSettings keyfile:
+# this private bus has no dconf service, a write to dconf then fails, and GSettings puts the key back as it was
+# (a pause was undone within a second, and the "paused" baseline measured a Faro that was scanning).
 start_faro() {
     local home="$WORK/$1"
     mkdir -p "$home/home"
-    XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" HOME="$home/home" \
+    GSETTINGS_BACKEND=keyfile XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" HOME="$home/home" \
         "$FARO" --background --no-tray --source replay "$RECORDING" --speed "$SPEED" --backend "$URL" \
         > "$home.log" 2>&1 &
     pid=$!
