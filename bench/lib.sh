@@ -1,19 +1,31 @@
 # Shared by the bench/*/run.sh scripts (sourced, not run).
 BENCH_LIB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-# Sets FARO_BIN and BACKEND_BIN from FARO_BIN_DIR, else the folder of $FARO, else $SCRATCH/release, else
-# .build/release; dies with the build command when one is missing. $1 names the bench in messages.
-bench_locate_binaries() {
-    local name=$1
+# Sets FARO_BIN_DIR when it is unset: the folder of $FARO, else $SCRATCH/release, else .build/release.
+bench_bin_dir() {
     if [ -z "${FARO_BIN_DIR:-}" ]; then
         if [ -n "${FARO:-}" ]; then FARO_BIN_DIR="$(dirname "$FARO")"
         elif [ -n "${SCRATCH:-}" ]; then FARO_BIN_DIR="$SCRATCH/release"
         else FARO_BIN_DIR=".build/release"; fi
     fi
+}
+
+# Exits, naming the bench ($1) and the build command, unless each program named after it is in FARO_BIN_DIR.
+bench_require_binaries() {
+    local name=$1 bin
+    shift
+    for bin in "$@"; do
+        [ -x "$FARO_BIN_DIR/$bin" ] \
+            || { echo "bench/$name: no $bin in $FARO_BIN_DIR (build with: swift build -c release)" >&2; exit 1; }
+    done
+}
+
+# Sets FARO_BIN and BACKEND_BIN (bench_bin_dir), exiting when one is missing. $1 names the bench in messages.
+bench_locate_binaries() {
+    bench_bin_dir
+    bench_require_binaries "$1" faro faro-backend
     FARO_BIN="$FARO_BIN_DIR/faro"
     BACKEND_BIN="$FARO_BIN_DIR/faro-backend"
-    [ -x "$FARO_BIN" ] || { echo "bench/$name: no faro in $FARO_BIN_DIR (build with: swift build -c release)" >&2; exit 1; }
-    [ -x "$BACKEND_BIN" ] || { echo "bench/$name: no faro-backend in $FARO_BIN_DIR (build with: swift build -c release)" >&2; exit 1; }
 }
 
 # Starts a private dbus-daemon listening in folder $1 (extra <busconfig> lines in $2, e.g. <limit …/>), writes its
@@ -82,4 +94,19 @@ bench_desktop_peers() {
     BENCH_PEER_PIDS+=($!)
     gdbus wait --session --timeout 20 org.freedesktop.Notifications || { echo "no notification server" >&2; return 1; }
     gdbus wait --session --timeout 20 org.kde.StatusNotifierWatcher || { echo "no StatusNotifierWatcher" >&2; return 1; }
+}
+
+# Sets PY to the system python3 (the one python3-dbusmock is installed for), else the first one on PATH; exits,
+# naming the bench ($1), when there is none.
+bench_python() {
+    PY=/usr/bin/python3
+    [ -x "$PY" ] || PY="$(command -v python3)" || { echo "bench/$1: python3 not found" >&2; exit 1; }
+}
+
+# Sets OUT to a fresh, absolute folder $1 under $BENCH_OUT (default: bench-out at the top of the repository).
+bench_out() {
+    OUT="${BENCH_OUT:-$BENCH_LIB_ROOT/bench-out}/$1"
+    rm -rf "$OUT"
+    mkdir -p "$OUT"
+    OUT="$(cd "$OUT" && pwd)"
 }

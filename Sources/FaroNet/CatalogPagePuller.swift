@@ -4,8 +4,13 @@ import FaroCurl
 /// The network half of a catalog pull, on a thread of its own: it fetches a page, reads it (JSON and the page rules
 /// of `CatalogPullPlan`) and asks for the next one at once, while the caller stores the pages already read. With the
 /// (updatedAt, id) cursor the next request is known as soon as a page is read, so the pull's pace is the network's
-/// and the JSON's, and the SQLite writes happen beside it. At most `depth` read pages wait for the caller; the
-/// thread only touches the client between `start` and the end of `finish`.
+/// and the JSON's, and the SQLite writes happen beside it. On 3.0.0 the next request goes out even before the page
+/// is read: the `nextLink` is picked out of the answer's bytes (`CatalogNextLink.peek`), and the page is read while
+/// the server prepares the next one. The page as read then decides: when the plan asks for another request than
+/// the one sent ahead (the page was refused, rows moved, the link was not the answer's), that answer is dropped and
+/// the plan's request is made. A link is never sent ahead twice, nor off the catalog table (`CatalogNextLink
+/// .resolve`). At most `depth` read pages wait for the caller; the thread only touches the client between `start`
+/// and the end of `finish`.
 final class CatalogPagePuller: @unchecked Sendable {
     /// One page read, with what the report counts of it.
     struct Received {
@@ -71,13 +76,29 @@ final class CatalogPagePuller: @unchecked Sendable {
                 condition.broadcast()
             }
         }
+        var ahead: TablesClient.PendingPage?
+        defer { if let ahead { client.cancelCatalogPage(ahead) } }
+        var sentAhead: Set<String> = []
         while !plan.isFinished {
             let stop = condition.withLock { () -> Bool in
                 while ready.count >= depth, !stopping { condition.wait() }
                 return stopping
             }
             if stop { return }
-            let item = readNextPage()
+            let pending: TablesClient.PendingPage
+            if let sent = ahead, case .link(let url, _) = plan.next, sent.url == url {
+                pending = sent
+            } else {
+                if let sent = ahead { client.cancelCatalogPage(sent) }
+                if case .link(let url, _) = plan.next { sentAhead.insert(url) }
+                pending = client.startCatalogPage(plan.next)
+            }
+            ahead = nil
+            let response = client.finishCatalogPage(pending)
+            if let link = linkAhead(response), sentAhead.insert(link).inserted {
+                ahead = client.startCatalogPage(link: link)
+            }
+            let item = read(response)
             let failed: Bool
             if case .failure = item { failed = true } else { failed = false }
             condition.withLock {
@@ -90,12 +111,17 @@ final class CatalogPagePuller: @unchecked Sendable {
 
     private var table: String { client.configuration.tables.catalog }
 
-    private func readNextPage() -> Result<Received, Stop> {
-        let response: Result<CurlResponse, TablesError>
-        switch plan.next {
-        case .query(let query): response = client.catalogPageResponse(query: query)
-        case .link(let url, _): response = client.catalogLinkResponse(url: url)
-        }
+    /// The request the page in `response` will most likely lead to, when it can be sent before the page is read:
+    /// its `nextLink`, resolved on the catalog table, with `$skip` one lower (as `CatalogPullPlan` follows it).
+    private func linkAhead(_ response: Result<CurlResponse, TablesError>) -> String? {
+        guard plan.generation == .v3, case .success(let answer) = response, (200..<300).contains(answer.status),
+            let link = CatalogNextLink.peek(answer.body),
+            let url = try? CatalogNextLink.resolve(link, tableURL: client.tableURL(table))
+        else { return nil }
+        return CatalogNextLink.overlapping(url)
+    }
+
+    private func read(_ response: Result<CurlResponse, TablesError>) -> Result<Received, Stop> {
         let listed: TablesClient.ListPage
         do { listed = try TablesClient.listPage(response) } catch {
             if case .http(400, _) = error, let stop = generationBehind400() { return .failure(stop) }

@@ -13,6 +13,12 @@ public final class TablesClient {
     /// The kept-alive handle: Faro's one `CurlHandle`, with its protections (http/https only, no redirects
     /// followed, TLS verified), keep-alive and the backend's timeouts.
     private var easy: CurlHandle?
+    /// What drives a catalog pull's requests (`startCatalogPage`), so that the next page's request is on its way
+    /// while the page before is read. Every request of a pull goes through it, so they share one kept-alive
+    /// connection (libcurl keeps a multi handle's connections apart from those of a blocking transfer).
+    private var pullMulti: CurlMulti?
+    /// A catalog page request that finished while it was being started (refused at once, say).
+    private var pullDone: Result<CurlResponse, CurlError>?
     /// The generation this client speaks: the setting's when it names one, else the one learned from the server's
     /// answers (or remembered from before: `remember`); nil until then.
     public private(set) var generation: BackendProtocol?
@@ -68,7 +74,11 @@ public final class TablesClient {
     /// Closes the kept-alive connection and frees the libcurl handle; the next request makes a new one. Called
     /// when a pull or a delivery pass ends: with no handle left, libcurl itself is closed after a while
     /// (`CurlRuntime`), which is most of a tray app's day between two pulls.
-    public func closeConnection() { easy = nil }
+    public func closeConnection() {
+        pullMulti = nil
+        pullDone = nil
+        easy = nil
+    }
 
     /// Performs one request. `body` nil means GET, else POST with that body.
     private func perform(url: String, headers: [String], body: [UInt8]?, limit: Int) -> Result<
@@ -81,7 +91,11 @@ public final class TablesClient {
             do { handle = try TablesClient.makeHandle(configuration) } catch { return .failure(error) }
             easy = handle
         }
-        switch handle.perform(CurlRequest(url: url, headers: headers, body: body, maxBytes: limit)) {
+        return TablesClient.answer(handle.perform(CurlRequest(url: url, headers: headers, body: body, maxBytes: limit)))
+    }
+
+    private static func answer(_ result: Result<CurlResponse, CurlError>) -> Result<CurlResponse, TablesError> {
+        switch result {
         case .success(let response): return .success(response)
         case .failure(.tooLarge(let limit)): return .failure(.responseTooLarge(limit: limit))
         case .failure(let error): return .failure(.transport(error.description))
@@ -253,6 +267,94 @@ public final class TablesClient {
         let table = tableURL(configuration.tables.catalog)
         guard url.hasPrefix(table + "?") else { return .failure(.redirected(status: 0, location: url)) }
         return get(url, limit: configuration.maxCatalogPageBytes)
+    }
+
+    /// A catalog page request under way (`startCatalogPage`) until `finishCatalogPage` or `cancelCatalogPage`.
+    public struct PendingPage {
+        /// The URL asked for.
+        public let url: String
+        fileprivate let started: Result<CurlHandle, TablesError>
+    }
+
+    /// Sends the request of one page of a catalog pull (a query on the catalog table, or a `nextLink` already
+    /// resolved on it: anything else is refused without a request) and returns without waiting for the answer. At
+    /// most one is under way at a time; `finishCatalogPage` waits for it, `cancelCatalogPage` drops it.
+    public func startCatalogPage(_ request: CatalogPullPlan.Request) -> PendingPage {
+        switch request {
+        case .query(let query):
+            let url = tableURL(configuration.tables.catalog) + "?" + query
+            return PendingPage(url: url, started: start(url: url))
+        case .link(let url, _): return startCatalogPage(link: url)
+        }
+    }
+
+    /// The same for a `nextLink` resolved on the catalog table (`CatalogNextLink.resolve`).
+    public func startCatalogPage(link url: String) -> PendingPage {
+        guard url.hasPrefix(tableURL(configuration.tables.catalog) + "?") else {
+            return PendingPage(url: url, started: .failure(.redirected(status: 0, location: url)))
+        }
+        return PendingPage(url: url, started: start(url: url))
+    }
+
+    private func start(url: String) -> Result<CurlHandle, TablesError> {
+        pullDone = nil
+        let handle: CurlHandle
+        let multi: CurlMulti
+        do throws(TablesError) {
+            if let easy {
+                handle = easy
+            } else {
+                handle = try TablesClient.makeHandle(configuration)
+                easy = handle
+            }
+            if let pullMulti {
+                multi = pullMulti
+            } else {
+                do { multi = try CurlMulti() } catch { throw TablesError.transport(error.description) }
+                pullMulti = multi
+            }
+            let request = CurlRequest(
+                url: url, headers: headers, body: nil, maxBytes: configuration.maxCatalogPageBytes)
+            do { try handle.prepare(request) } catch { throw TablesError.transport(error.description) }
+        } catch {
+            return .failure(error)
+        }
+        guard multi.add(handle) else { return .failure(.transport("libcurl refused to start the request")) }
+        // One turn sends the request on the kept-alive connection; the answer is read by finishCatalogPage.
+        let turn = multi.perform()
+        if let done = turn.finished.first(where: { $0.0 === handle }) { pullDone = done.1 }
+        return .success(handle)
+    }
+
+    /// Waits for the answer of the page request `pending` (blocking).
+    public func finishCatalogPage(_ pending: PendingPage) -> Result<CurlResponse, TablesError> {
+        let handle: CurlHandle
+        switch pending.started {
+        case .failure(let error): return .failure(error)
+        case .success(let started): handle = started
+        }
+        guard let multi = pullMulti else { return .failure(.transport("the connection was closed")) }
+        while true {
+            if let done = pullDone {
+                pullDone = nil
+                return TablesClient.answer(done)
+            }
+            let turn = multi.perform()
+            if let done = turn.finished.first(where: { $0.0 === handle }) { return TablesClient.answer(done.1) }
+            guard turn.ok else {
+                multi.remove(handle)
+                return .failure(.transport("libcurl's multi handle failed"))
+            }
+            // libcurl shortens the wait to its own next timeout (the request's time limit).
+            multi.wait(milliseconds: 1000)
+        }
+    }
+
+    /// Drops the page request `pending` (its answer, if it comes, is not read; an unfinished transfer closes the
+    /// connection).
+    public func cancelCatalogPage(_ pending: PendingPage) {
+        pullDone = nil
+        if case .success(let handle) = pending.started { pullMulti?.remove(handle) }
     }
 
     /// Which generation the backend speaks, from the shape of one small catalog listing sent with

@@ -8,20 +8,31 @@ extension BackendProcess {
     func configuration() throws -> BackendConfiguration { try BackendConfiguration(baseURL: url) }
 }
 
-/// A tiny HTTP server on loopback that answers every request with one canned response (for bad-input tests that
-/// faro-backend does not produce: wrong content types, huge bodies, redirects).
+/// A tiny HTTP server on loopback that answers every request with one canned response, or each by its request line
+/// (for bad-input tests that faro-backend does not produce: wrong content types, huge bodies, redirects, misleading
+/// pages). It keeps the request lines it answered.
 final class CannedServer: @unchecked Sendable {
     let port: Int
     private let socket: Int32
-    private let response: [UInt8]
     private let thread: Thread
+    private let log = Locked<[String]>([])
+
+    /// The request lines answered so far (`GET /tables/… HTTP/1.1`), in order.
+    var requests: [String] { log.get() }
 
     convenience init(response: [UInt8]) throws {
         try self.init(responding: { _ in response })
     }
 
     /// A server whose one response is made once its port is known (for answers that name their own address).
-    init(responding make: (Int) -> [UInt8]) throws {
+    convenience init(responding make: (Int) -> [UInt8]) throws {
+        let reply = Locked<[UInt8]>([])
+        try self.init(answering: { _, _ in reply.get() })
+        reply.set(make(port))  // before any request: nothing connects until the port is known
+    }
+
+    /// A server that answers each request by its request line (and its own port).
+    init(answering answer: @escaping @Sendable (Int, String) -> [UInt8]) throws {
         let fd = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw BackendProcess.StartFailure(description: "socket failed") }
         var one: Int32 = 1
@@ -40,10 +51,10 @@ final class CannedServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         socket = fd
-        let reply = make(port)
-        response = reply
+        let log = self.log
         thread = Thread {
             // The thread closes the listening socket itself: closed in deinit, its number could be reused by the
             // next test's server while this thread still answers (a 6 MB reply can outlive the test).
@@ -52,7 +63,12 @@ final class CannedServer: @unchecked Sendable {
                 let client = accept(fd, nil, nil)
                 if client < 0 { return }
                 var buffer = [UInt8](repeating: 0, count: 65536)
-                _ = read(client, &buffer, buffer.count)
+                let count = read(client, &buffer, buffer.count)
+                let line =
+                    String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+                    .split(separator: "\r\n", maxSplits: 1).first.map(String.init) ?? ""
+                log.set(log.get() + [line])
+                let reply = answer(port, line)
                 _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(client)
             }

@@ -180,6 +180,41 @@ import Testing
         } catch {
             #expect("\(error)".contains("the same nextLink twice"), "\(error)")
         }
+        // The link once: repeated, it is not asked for again, not even ahead of reading the page.
+        #expect(server.requests.filter { $0.contains("$skip=0 ") }.count == 1, "\(server.requests)")
+    }
+
+    /// The next page's request goes out while a page is read, guessed from its bytes; the page as read decides. A
+    /// row with a `nextLink` of its own after the answer's misleads the guess: the guessed request is dropped, the
+    /// answer's link is followed, and every row arrives once.
+    @Test func aMisleadingNextLinkGuessIsDroppedForTheAnswersOwn() throws {
+        @Sendable func row(_ n: Int, _ extra: String = "") -> String {
+            #"{"id":"b\#(n)","updatedAt":"2026-01-01T00:00:0\#(n).100Z","version":"AQ==","deleted":false,"#
+                + #""major":1,"minor":\#(n),"cliente":"c","titulo":"t","url":"u"\#(extra)}"#
+        }
+        let server = try CannedServer { _, line in
+            let body: String
+            if line.contains("skip=1") {
+                body = #"{"items":["# + row(2) + "," + row(3) + #"],"count":3,"nextLink":null}"#
+            } else if line.contains("skip=") {
+                body = #"{"items":[],"count":3,"nextLink":null}"#
+            } else {
+                body =
+                    #"{"nextLink":"$skip=2","items":["# + row(1, #","nextLink":"$skip=50""#) + "," + row(2)
+                    + #"],"count":3}"#
+            }
+            return CannedServer.http(
+                status: "200 OK", headers: ["Content-Type: application/json"], body: Array(body.utf8))
+        }
+        let dir = try TemporaryDirectory("faro-protocol")
+        let db = try FaroDatabase(path: dir.file("faro.sqlite3"))
+        let sync = try catalogSync(server.url, db, setting: .fixed(.v3))
+        let report = try sync.run()
+        #expect(report.added == 3 && report.pages == 2, "\(report)")
+        #expect(Set(try db.catalog.places(source: sync.source).map(\.id)) == ["b1", "b2", "b3"])
+        let asked = server.requests
+        #expect(asked.contains { $0.contains("$skip=1 ") }, "\(asked)")
+        #expect(asked.filter { $0.contains("$skip=1 ") }.count == 1, "\(asked)")
     }
 
     /// On 3.0.0 a 409 is delivered only when the stored row is the one Faro sent; on 2.0.0 it means delivered.

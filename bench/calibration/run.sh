@@ -11,13 +11,11 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-if [ -z "${FARO_BIN_DIR:-}" ]; then
-    if [ -n "${FARO:-}" ]; then FARO_BIN_DIR="$(dirname "$FARO")"
-    elif [ -n "${SCRATCH:-}" ]; then FARO_BIN_DIR="$SCRATCH/release"
-    else FARO_BIN_DIR=".build/release"; fi
-fi
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+bench_bin_dir
+bench_require_binaries calibration faro-bench
 BENCH="$FARO_BIN_DIR/faro-bench"
-[ -x "$BENCH" ] || { echo "bench/calibration: no faro-bench in $FARO_BIN_DIR (build with: swift build -c release)" >&2; exit 1; }
 out="$("$BENCH" calibration --data data/evaluation)"
 echo "$out"
 value() { echo "$out" | sed -n "s/^$1=//p"; }

@@ -7,16 +7,22 @@
 #   2. 100,000 rows: the first sync against curl (goal 1.5x), its peak RSS (goal 60 MB), then lookups in the synced
 #      catalog (`faro-bench catalog-lookup`, goal p99 1 ms).
 #   3. 10 rows changed among the 100,000: the next sync's requests (goal 2) and rows transferred (goal 50).
+#   4. The window's main loop while its first pull brings the 100,000 rows (FARO_STALL_PROBE, bench/catalog-sync/
+#      stall.sh, under Xvfb and a private session bus), beside the same window on the synced profile: no goal of
+#      its own; the window benchmark's frame budget is 16 ms.
 #
 # Builds nothing: expects release binaries faro, faro-backend and faro-bench in FARO_BIN_DIR (default: the folder of
 # $FARO when scripts/bench.sh sets it, else $SCRATCH/release, else .build/release).
 #
-# Environment: FARO_BIN_DIR; SYNC_ROUNDS (default 3); SYNC_LARGE_ROWS (default 100000); BENCH_OUT (default bench-out).
+# Environment: FARO_BIN_DIR; SYNC_ROUNDS (default 3); SYNC_LARGE_ROWS (default 100000); SYNC_STALL_SECONDS (default 4;
+# 0 skips part 4); SYNC_STALL_ROUNDS (default 2); BENCH_OUT (default bench-out).
 # Prints key=value lines:
 #   sync10k_rows=… sync10k_pages=… sync10k_bytes=… sync10k_s=… sync10k_curl_s=… sync10k_vs_curl=… sync10k_goal_1_5x=…
 #   sync100k_rows=… sync100k_pages=… sync100k_s=… sync100k_curl_s=… sync100k_vs_curl=… sync100k_goal_1_5x=…
 #   sync100k_peak_rss_kb=… sync100k_goal_60mb=… catalog_lookup_…=… lookup_goal_1ms=…
 #   delta_changed=10 delta_requests=… delta_rows=… delta_goal=yes|no
+#   window_sync100k_stall_p99_ms=… window_sync100k_stall_max_ms=… window_sync100k_stall_over_16ms=…
+#   window_sync100k_pages_by_probe_end=… window_synced_stall_p99_ms=… window_synced_stall_max_ms=… …
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -146,3 +152,15 @@ while i < len(text):
     rows += len(value["items"])
 print(rows)')"
 echo "delta_changed=10 delta_requests=$REQUESTS delta_rows=$ROWS delta_goal=$(goal "$REQUESTS <= 2 && $ROWS <= 50")"
+
+# 4. The window's main loop during the 100,000-row first sync, beside the same window on the synced profile.
+STALL="${SYNC_STALL_SECONDS:-4}"
+[ "$STALL" -gt 0 ] || exit 0
+command -v Xvfb >/dev/null && command -v dbus-run-session >/dev/null || die "part 4 needs Xvfb and dbus-run-session"
+"$CATALOG_PY" bench/window/make_replay.py "$OUT/stall-replay.jsonl" --beacons 100 --seconds $((STALL + 40)) \
+    || die "could not write the replay"
+rm -f "$OUT/stall-results.txt"
+dbus-run-session -- bash bench/catalog-sync/stall.sh "$FARO_BIN" "$URL" "$OUT" "$STALL" "$PROFILE" \
+    "$OUT/requests-large.log" "${SYNC_STALL_ROUNDS:-2}" "$OUT/stall-results.txt" >"$OUT/stall.out" 2>"$OUT/stall.err" \
+    || die "the stall probe failed: $(tail -n 3 "$OUT/stall.err")"
+cat "$OUT/stall-results.txt"

@@ -22,15 +22,11 @@ die() { echo "bench/catalog: $*" >&2; exit 1; }
 . "$ROOT/bench/lib.sh"
 bench_locate_binaries catalog
 command -v curl >/dev/null || die "curl not found"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY="$(command -v python3)" || die "python3 not found"
+bench_python catalog
 
 ROWS="${CATALOG_ROWS:-10000}"
 ROUNDS="${CATALOG_ROUNDS:-5}"
-OUT="${BENCH_OUT:-bench-out}/catalog"
-rm -rf "$OUT"
-mkdir -p "$OUT"
-OUT="$(cd "$OUT" && pwd)"
+bench_out catalog
 
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }

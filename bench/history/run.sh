@@ -8,14 +8,10 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-if [ -z "${FARO_BIN_DIR:-}" ]; then
-    if [ -n "${FARO:-}" ]; then FARO_BIN_DIR="$(dirname "$FARO")"
-    elif [ -n "${SCRATCH:-}" ]; then FARO_BIN_DIR="$SCRATCH/release"
-    else FARO_BIN_DIR=".build/release"; fi
-fi
-for bin in faro faro-bench; do
-    [ -x "$FARO_BIN_DIR/$bin" ] || { echo "bench/history: no $bin in $FARO_BIN_DIR (build with: swift build -c release)" >&2; exit 1; }
-done
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+bench_bin_dir
+bench_require_binaries history faro faro-bench
 "$FARO_BIN_DIR/faro-bench" history
 "$FARO_BIN_DIR/faro-bench" visits
 walk=data/demo/walk.jsonl

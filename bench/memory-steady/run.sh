@@ -97,10 +97,7 @@ for tool in Xvfb dbus-run-session gdbus cc pkg-config; do command -v "$tool" >/d
 "$PY" -c 'import dbusmock' 2>/dev/null || die "python3-dbusmock not found"
 SECONDS_TOTAL="${MEM_SECONDS:-600}"
 [ "$SECONDS_TOTAL" -ge 5 ] || die "MEM_SECONDS must be at least 5"
-OUT="${BENCH_OUT:-$ROOT/bench-out}/memory-steady"
-rm -rf "$OUT"
-mkdir -p "$OUT"
-OUT="$(cd "$OUT" && pwd)"
+bench_out memory-steady
 CWINDOW="$OUT/cwindow"
 # shellcheck disable=SC2046
 cc -O2 "$ROOT/bench/window/cwindow.c" -o "$CWINDOW" $(pkg-config --cflags --libs gtk+-3.0 2>/dev/null) \

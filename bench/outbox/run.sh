@@ -29,16 +29,12 @@ die() { echo "bench/outbox: $*" >&2; exit 1; }
 . "$ROOT/bench/lib.sh"
 bench_locate_binaries outbox
 command -v curl >/dev/null || die "curl not found"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY="$(command -v python3)" || die "python3 not found"
+bench_python outbox
 
 ROWS="${OUTBOX_ROWS:-10000}"
 CURL_ROWS="${CURL_ROWS:-2000}"
 LOOKUPS="${LOOKUPS:-2000}"
-OUT="${BENCH_OUT:-bench-out}/outbox"
-rm -rf "$OUT"
-mkdir -p "$OUT"
-OUT="$(cd "$OUT" && pwd)"
+bench_out outbox
 
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }

@@ -28,14 +28,11 @@ die() { echo "bench/reader: $*" >&2; exit 1; }
 . "$ROOT/bench/lib.sh"
 bench_locate_binaries reader
 for tool in w3m lynx; do command -v "$tool" >/dev/null || die "$tool not found (apt-get install $tool)"; done
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY="$(command -v python3)" || die "python3 not found"
+bench_python reader
 
 CORPUS="$ROOT/Tests/ReaderCorpus"
-OUT="${BENCH_OUT:-bench-out}/reader"
-rm -rf "$OUT"
+bench_out reader
 mkdir -p "$OUT/faro" "$OUT/w3m" "$OUT/lynx"
-OUT="$(cd "$OUT" && pwd)"
 
 SERVER_PID=""
 BACKEND_PID=""

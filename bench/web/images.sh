@@ -25,8 +25,7 @@ bench_locate_binaries web
 FARO_BIN="$(cd "$(dirname "$FARO_BIN")" && pwd)/$(basename "$FARO_BIN")"
 BACKEND_BIN="$(cd "$(dirname "$BACKEND_BIN")" && pwd)/$(basename "$BACKEND_BIN")"
 for tool in Xvfb dbus-run-session xdpyinfo gdbus; do command -v "$tool" >/dev/null || die "$tool not found"; done
-PY=/usr/bin/python3
-[ -x "$PY" ] || die "python3 not found"
+bench_python web
 
 # Everything runs inside one private session bus (AT-SPI needs one); results go through a file.
 if [ -z "${FARO_IMAGES_BENCH_RESULTS:-}" ]; then
@@ -42,10 +41,7 @@ fi
 
 SECONDS_MEASURED="${IMAGES_SECONDS:-12}"
 WARMUP=4
-OUT="${BENCH_OUT:-bench-out}/images"
-rm -rf "$OUT"
-mkdir -p "$OUT"
-OUT="$(cd "$OUT" && pwd)"
+bench_out images
 TMP="$(mktemp -d)"
 XVFB_PID=""
 BACKEND_PID=""

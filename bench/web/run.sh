@@ -37,16 +37,12 @@ die() { echo "bench/web: $*" >&2; exit 1; }
 . "$ROOT/bench/lib.sh"
 bench_locate_binaries web
 command -v curl >/dev/null || die "curl not found"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY="$(command -v python3)" || die "python3 not found"
+bench_python web
 ROUNDS="${WEB_ROUNDS:-15}"
 SMALL_ROUNDS=5
 DEVICE_ID=356938035643809
 
-OUT="${BENCH_OUT:-bench-out}/web"
-rm -rf "$OUT"
-mkdir -p "$OUT"
-OUT="$(cd "$OUT" && pwd)"
+bench_out web
 
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; }

@@ -60,6 +60,44 @@ public enum CatalogNextLink {
         return found ? String(url[...mark]) + parts.joined(separator: "&") : nil
     }
 
+    /// The `nextLink` of a 3.0.0 list answer, read from its raw bytes without parsing the rows: the string after
+    /// the last `"nextLink":` in the body (both server kinds write it after `items`). Nil when there is none, it is
+    /// null or not a string. Only a guess, for asking for the next page while this one is read: a row holding that
+    /// text can mislead it, so the page's parsed answer always decides which request is next.
+    public static func peek(_ body: [UInt8]) -> String? {
+        let key = Array("\"nextLink\"".utf8)
+        return body.withUnsafeBufferPointer { bytes -> String? in
+            var start = bytes.count - key.count
+            while start >= 0 {
+                if bytes[start] == key[0], matches(key, in: bytes, at: start) { break }
+                start -= 1
+            }
+            guard start >= 0 else { return nil }
+            var i = skipSpace(bytes, from: start + key.count)
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
+            i = skipSpace(bytes, from: i + 1)
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { return nil }
+            var end = i + 1
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            guard end < bytes.count else { return nil }
+            let token = Array(bytes[i...end])
+            return (try? JSONValue.parse(bytes: token))?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+
+    private static func matches(_ key: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        for (offset, byte) in key.enumerated() where bytes[start + offset] != byte { return false }
+        return true
+    }
+
+    private static func skipSpace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var i = start
+        while i < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[i]) { i += 1 }
+        return i
+    }
+
     private struct Parts {
         var scheme: String
         var host: String

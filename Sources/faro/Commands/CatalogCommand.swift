@@ -64,6 +64,11 @@ enum CatalogCommand {
     }
 
     static func sync(backend: String?, full: Bool, protocolOption: String? = nil) throws -> Int32 {
+        // libcurl and the libraries it brings (some twenty, ~10 ms to map and relocate) load while the database
+        // opens; the client made below waits for them if they are not ready yet, and so does every way out of
+        // here (a process that exits while libraries are being opened and started can crash).
+        let preload = CurlPreload()
+        defer { preload.wait() }
         // Not durable (synchronous=NORMAL): the catalog is a copy of the backend's, and a page lost to a power cut
         // is only pulled again; every page still commits with its delta token.
         let database: FaroDatabase
@@ -126,5 +131,28 @@ enum CatalogCommand {
             }
         }
         return 0
+    }
+}
+
+/// libcurl opened and started on a thread of its own (`CurlRuntime.initialize`); `wait` returns once that is done.
+final class CurlPreload: @unchecked Sendable {
+    private let condition = ConditionLock()
+    private var done = false
+
+    init() {
+        let started = DetachedThread.start(name: "faro-curl-load") { [self] in
+            CurlRuntime.initialize()
+            condition.withLock {
+                done = true
+                condition.broadcast()
+            }
+        }
+        if !started { done = true }
+    }
+
+    func wait() {
+        condition.lock()
+        defer { condition.unlock() }
+        while !done { condition.wait() }
     }
 }
