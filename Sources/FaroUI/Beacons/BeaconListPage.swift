@@ -34,8 +34,9 @@ final class BeaconListPage {
     /// Rows in the window still to bring up to date, visible ones first (`arrange`, `refreshSome`).
     private var stale = RowRefreshQueue<BeaconIdentity>()
     private var staleQueued = false
-    /// Rows built at once when the list is not laid out yet (a screenful and more); then per idle callback.
-    static let firstRows = 40
+    /// Rows built at once when the list is not laid out yet (about a screenful: each takes ~0.5 ms of template
+    /// building, and 40 at once stalled the main loop for 20–30 ms); then per idle callback.
+    static let firstRows = 16
     static let rowsPerBatch = 8
     /// Main-thread time per idle callback for bringing the rows around the screen up to date (seconds).
     static let sliceBudget = 0.003
