@@ -46,10 +46,12 @@ build decoders Sources/FaroCore/Advertisement/*.swift Tests/Fuzz/DecoderFuzz.swi
 build mht Sources/FaroCore/Archive/*.swift Sources/FaroCore/Privacy/*.swift Sources/FaroCore/Text/*.swift \
     Tests/Fuzz/MHTFuzz.swift
 build json Sources/FaroCore/Outbox/JSONValue.swift Sources/FaroCore/Text/*.swift Tests/Fuzz/JSONFuzz.swift
-# HTMLEncoding.swift is FaroWeb's: compiled here in one module with the FaroCore text helpers it uses.
+# HTMLEncoding.swift, UTF8Check.swift and Iconv.swift are FaroWeb's: compiled here in one module with the FaroCore text
+# helpers they use.
 mkdir -p "$out/charset/src"
 sed '/^import FaroCore$/d' Sources/FaroWeb/HTML/HTMLEncoding.swift > "$out/charset/src/HTMLEncoding.swift"
-build charset Sources/FaroCore/Text/*.swift "$out/charset/src/HTMLEncoding.swift" Tests/Fuzz/CharsetFuzz.swift
+build charset Sources/FaroCore/Text/*.swift "$out/charset/src/HTMLEncoding.swift" Sources/FaroWeb/HTML/UTF8Check.swift \
+    Sources/FaroWeb/HTML/Iconv.swift Tests/Fuzz/CharsetFuzz.swift
 run decoders "$decoder_seconds" Tests/Fuzz/seeds Tests/Fuzz/regressions
 run mht "$mht_seconds" Tests/Fuzz/seeds-mht Tests/Fuzz/regressions-mht
 run json "$json_seconds" Tests/Fuzz/seeds-json

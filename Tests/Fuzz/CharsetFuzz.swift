@@ -1,5 +1,6 @@
 // libFuzzer entry for the page charset step (HTMLEncoding): any bytes, under any declared charset, decode to
-// well-formed UTF-8 without a crash or a stall. Built by scripts/fuzz.sh with FaroWeb/HTML/HTMLEncoding.swift.
+// well-formed UTF-8 without a crash or a stall. Built by scripts/fuzz.sh with FaroWeb/HTML/HTMLEncoding.swift,
+// UTF8Check.swift and Iconv.swift.
 let labels: [String?] = [
     nil, "utf-8", "windows-1252", "shift_jis", "euc-jp", "iso-2022-jp", "gbk", "gb18030", "big5", "euc-kr",
     "utf-16le", "utf-16be", "koi8-r", "iso-8859-2", "x-unknown",
