@@ -1,5 +1,6 @@
 """What every AT-SPI driver in Tests/UI shares: dogtail set up for a headless box (no accessibility prompt, no debug
 logs, short delays), and the fail / wait_for / press helpers. Import it before dogtail's tree."""
+import subprocess
 import sys
 import time
 
@@ -43,3 +44,17 @@ def press(node):
         node.doActionNamed("click")
     except Exception:
         node.click()
+
+
+def xdotool(*args):
+    subprocess.run(["xdotool", *args], check=True)
+
+
+def pointer_onto(node):
+    """Moves the real pointer onto `node` as a hand would: from elsewhere first (a second move to the same spot sends
+    no motion event, and GTK then ignores a click on a row it has just shown again), then a moment's rest."""
+    x, y, w, h = node.extents
+    xdotool("mousemove", "5", "5")
+    time.sleep(0.2)
+    xdotool("mousemove", str(x + w // 3), str(y + h // 2))
+    time.sleep(0.6)

@@ -14,13 +14,4 @@ command -v xdotool >/dev/null || { echo "FAIL xdotool is not installed (apt inst
 export GSETTINGS_BACKEND=keyfile GSETTINGS_SCHEMA_DIR="$schemas"
 # shellcheck source=Tests/UI/bluez-beacons.sh
 . "$here/bluez-beacons.sh"
-bluez_beacons_start || exit 1
-"$faro" --source bluez --backend "$backend" --no-tray >"$XDG_RUNTIME_DIR/faro.log" 2>&1 &
-app=$!
-/usr/bin/python3 "$here/beacon_page_entries.py"
-status=$?
-[ $status -eq 0 ] || cat "$XDG_RUNTIME_DIR/faro.log"
-kill -TERM $app 2>/dev/null
-wait $app 2>/dev/null
-bluez_beacons_stop
-exit $status
+bluez_beacons_run "$faro" "$backend" /usr/bin/python3 "$here/beacon_page_entries.py"

@@ -8,15 +8,11 @@ accessible description. Prints `OK <step>` lines; a failure prints `FAIL <reason
 import subprocess
 import time
 
-from atspi_driver import fail, press, wait_for  # noqa: E402  (sets dogtail up first)
+from atspi_driver import fail, pointer_onto, press, wait_for, xdotool  # noqa: E402  (sets dogtail up first)
 from dogtail import tree  # noqa: E402
 
 UUID = "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1"
 TOOLTIP = "La página de este beacon: su señal, sus lecturas y su identidad"
-
-
-def xdotool(*args):
-    subprocess.run(["xdotool", *args], check=True)
 
 
 def show_beacons():
@@ -58,13 +54,8 @@ app = wait_for("faro on the accessibility bus", lambda: tree.root.application("f
 window = wait_for("the main window", lambda: app.child(roleName="frame", recursive=False))
 row = wait_for("the catalogued beacon's row", catalogued_row, timeout=40)
 
-# A long press: the pointer comes onto the row from elsewhere (a second move to the same spot sends no motion
-# event), rests, and holds button 1 down well past GTK's long-press time.
-x, y, w, h = row.extents
-xdotool("mousemove", "5", "5")
-time.sleep(0.2)
-xdotool("mousemove", str(x + w // 3), str(y + h // 2))
-time.sleep(0.6)
+# A long press: the pointer comes onto the row, rests, and holds button 1 down well past GTK's long-press time.
+pointer_onto(row)
 xdotool("mousedown", "1")
 time.sleep(1.2)
 xdotool("mouseup", "1")
@@ -84,11 +75,7 @@ check_page(page, "long-press-menu-opens-the-page")
 # The site opened from the row: its header offers "Detalles".
 show_beacons()
 row = wait_for("the catalogued beacon's row", catalogued_row, timeout=20)
-x, y, w, h = row.extents
-xdotool("mousemove", "5", "5")
-time.sleep(0.2)
-xdotool("mousemove", str(x + w // 3), str(y + h // 2))
-time.sleep(0.6)
+pointer_onto(row)
 xdotool("click", "1")
 wait_for("the site", site_shown, timeout=30)
 button = wait_for("the header's Detalles button", lambda: [b for b in window.findChildren(

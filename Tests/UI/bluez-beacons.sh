@@ -2,7 +2,8 @@
 # python-dbusmock (Tests/FaroBluetoothTests/Templates/bluez_faro.py) on the private bus, adapter hci0 with two
 # iBeacons: BEACON_UUID 100/1 (the demo catalog's Café La Parroquia), advertising twice a second at -66..-64 dBm, and
 # STRANGER_UUID 7/7, which no catalog names, every two seconds at -80 dBm.
-# `bluez_beacons_start` starts them (FAIL and status 1 if the mock does not come up); `bluez_beacons_stop` ends them.
+# `bluez_beacons_start` starts them (FAIL and status 1 if the mock does not come up); `bluez_beacons_stop` ends them;
+# `bluez_beacons_run` runs Faro and a driver between the two.
 BEACON_UUID=fa20de300b1e4c5a9b5ed3a0be0c0de1
 STRANGER_UUID=0123456789abcdef0123456789abcdef
 export DBUS_SYSTEM_BUS_ADDRESS="$DBUS_SESSION_BUS_ADDRESS"
@@ -34,3 +35,20 @@ bluez_beacons_start() {
 }
 
 bluez_beacons_stop() { kill "$BLUEZ_ADVERTISER_PID" "$BLUEZ_MOCK_PID" 2>/dev/null; }
+
+# Starts the beacons and `faro --source bluez --backend URL` ($1, $2), runs the driver command after them (its
+# status is the function's; faro's log is printed when it fails), then ends faro and the beacons.
+bluez_beacons_run() {
+  local faro=$1 backend=$2 app status
+  shift 2
+  bluez_beacons_start || return 1
+  "$faro" --source bluez --backend "$backend" --no-tray >"$XDG_RUNTIME_DIR/faro.log" 2>&1 &
+  app=$!
+  "$@"
+  status=$?
+  [ $status -eq 0 ] || cat "$XDG_RUNTIME_DIR/faro.log"
+  kill -TERM $app 2>/dev/null
+  wait $app 2>/dev/null
+  bluez_beacons_stop
+  return $status
+}

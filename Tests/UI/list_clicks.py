@@ -3,12 +3,11 @@
 it re-sorts every second; each must open the site of the row that was under the pointer. Run by
 Tests/UI/list-clicks.sh inside with-display.sh. Prints `OK`/`FAIL` lines and `CLICKS opened/10`."""
 import os
-import subprocess
 import sys
 import time
 
 import atspi_driver  # noqa: E402  (sets dogtail up first)
-from atspi_driver import fail  # noqa: E402
+from atspi_driver import fail, pointer_onto, xdotool  # noqa: E402
 from dogtail import config, tree  # noqa: E402
 
 config.config.defaultDelay = 0.1
@@ -22,10 +21,6 @@ BACK = os.environ.get("FARO_BACK", "Back to the beacons")
 def wait_for(what, probe, timeout=30.0):
     """`probe()` once truthy, else None after `timeout` (a miss is counted, not fatal)."""
     return atspi_driver.wait_for(what, probe, timeout=timeout, required=False, interval=0.1)
-
-
-def xdotool(*args):
-    subprocess.run(["xdotool", *args], check=True)
 
 
 app = wait_for("faro", lambda: tree.root.application("faro"))
@@ -55,12 +50,7 @@ for attempt in range(10):
         fail(f"click {attempt + 1}: no rows to click")
     target = rows[attempt % len(rows)]
     business = target.name.split(",")[1].strip() if target.name.count(",") >= 1 else target.name
-    x, y, w, h = target.extents
-    # As a hand would: from elsewhere onto the row, a moment's pause, then the click.
-    xdotool("mousemove", "5", "5")
-    time.sleep(0.2)
-    xdotool("mousemove", str(x + w // 3), str(y + h // 2))
-    time.sleep(0.6)
+    pointer_onto(target)
     xdotool("click", "1")
     view = wait_for("the site", content, timeout=6)
     if view and business in view.text:

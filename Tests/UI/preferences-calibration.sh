@@ -12,14 +12,5 @@ faro=$1 schemas=$2 backend=$3 refusing=$4
 export GSETTINGS_BACKEND=keyfile GSETTINGS_SCHEMA_DIR="$schemas"
 # shellcheck source=Tests/UI/bluez-beacons.sh
 . "$here/bluez-beacons.sh"
-bluez_beacons_start || exit 1
-"$faro" --source bluez --backend "$backend" --no-tray >"$XDG_RUNTIME_DIR/faro.log" 2>&1 &
-app=$!
-FARO_BACKEND_URL="$backend" FARO_REFUSING_URL="$refusing" FARO_BIN="$faro" \
-  /usr/bin/python3 "$here/faro_prefs.py"
-status=$?
-[ $status -eq 0 ] || cat "$XDG_RUNTIME_DIR/faro.log"
-kill -TERM $app 2>/dev/null
-wait $app 2>/dev/null
-bluez_beacons_stop
-exit $status
+bluez_beacons_run "$faro" "$backend" \
+  env FARO_BACKEND_URL="$backend" FARO_REFUSING_URL="$refusing" FARO_BIN="$faro" /usr/bin/python3 "$here/faro_prefs.py"

@@ -280,14 +280,17 @@ struct BackgroundMonitoringTests {
     }
 
     /// A recording: Café La Parroquia (100/1) from 0.5 s, Librería El Péndulo (100/2) joining at 6 s, both
-    /// advertising four times a second for `seconds`.
-    static func recording(in folder: TemporaryDirectory, seconds: Double = 60) throws -> String {
+    /// advertising four times a second for `seconds`; the café's RSSI at time t is `cafeRSSI(t)`.
+    static func recording(
+        in folder: TemporaryDirectory, seconds: Double = 60, name: String = "two-places.jsonl",
+        cafeRSSI: (Double) -> Int = { _ in -60 }
+    ) throws -> String {
         let hex = uuid.replacingOccurrences(of: "-", with: "")
         var lines: [String] = []
         var t = 0.5
         while t < seconds {
             lines.append(
-                #"{"t": \#(t), "address": "C0:FF:EE:00:00:01", "rssi": -60, "kind": "ad", "data": "0201061aff4c000215\#(hex)00640001c5"}"#
+                #"{"t": \#(t), "address": "C0:FF:EE:00:00:01", "rssi": \#(cafeRSSI(t)), "kind": "ad", "data": "0201061aff4c000215\#(hex)00640001c5"}"#
             )
             if t >= 6 {
                 lines.append(
@@ -296,7 +299,7 @@ struct BackgroundMonitoringTests {
             }
             t += 0.25
         }
-        let path = folder.file("two-places.jsonl")
+        let path = folder.file(name)
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -32,24 +32,9 @@ struct LargeCatalogSyncTests {
     /// A walk past Café La Parroquia (100/1), whose signal swells and fades every few seconds from 0.5 s on, and
     /// Librería El Péndulo (100/2), which comes in range at 6 s.
     static func walk(in folder: TemporaryDirectory, seconds: Double = 120) throws -> String {
-        let hex = BackgroundMonitoringTests.uuid.replacingOccurrences(of: "-", with: "")
-        var lines: [String] = []
-        var t = 0.5
-        while t < seconds {
-            let rssi = -67 + Int((10 * sin(t * 2 * Double.pi / 6)).rounded())
-            lines.append(
-                #"{"t": \#(t), "address": "C0:FF:EE:00:00:01", "rssi": \#(rssi), "kind": "ad", "data": "0201061aff4c000215\#(hex)00640001c5"}"#
-            )
-            if t >= 6 {
-                lines.append(
-                    #"{"t": \#(t + 0.05), "address": "C0:FF:EE:00:00:02", "rssi": -62, "kind": "ad", "data": "0201061aff4c000215\#(hex)00640002c3"}"#
-                )
-            }
-            t += 0.25
+        try BackgroundMonitoringTests.recording(in: folder, seconds: seconds, name: "walk.jsonl") { t in
+            -67 + Int((10 * sin(t * 2 * Double.pi / 6)).rounded())
         }
-        let path = folder.file("walk.jsonl")
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        return path
     }
 
     /// How many places the profile's catalog holds (read beside the running window: the database is in WAL mode).
