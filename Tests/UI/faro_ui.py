@@ -151,6 +151,9 @@ def open_first_site(app, window, business=None):
     """Opens the nearest catalogued place (or the nearest row of `business`) with a click and waits for its text.
     The list re-sorts while the first distances settle, so the row can move from under the pointer between being
     found and the click landing on another row (one not in the catalog yet opens nothing): then it clicks again."""
+    # Every row is laid out, those added while another page was shown too: a row GTK never placed is not drawn,
+    # and a click on the list then finds no row under the pointer.
+    wait_for("every beacon row laid out", lambda: all(r.extents[3] > 1 for r in beacon_rows(window)))
     for attempt in range(3):
         rows = wait_for(f"a catalogued beacon{' of ' + business if business else ''}", lambda: [
             r for r in beacon_rows(window) if TEXT["unknown"] not in r.name and (business is None or business in r.name)])
@@ -161,7 +164,7 @@ def open_first_site(app, window, business=None):
             time.sleep(0.2)
         if content_view(window):
             break
-        print(f"RETRY site-open {name.split(',')[0]}: the click opened nothing", flush=True)
+        print(f"RETRY site-open {name.split(',')[0]}: the click at {rows[0].extents} opened nothing", flush=True)
     view = wait_for("the site content", lambda: (v := content_view(window)) and len(v.text.strip()) > 20 and v)
     if business and business not in view.text:
         fail(f"the click opened another place than {business}: {view.text[:60]!r}")
