@@ -48,29 +48,33 @@ probe() {
 kv() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 worst() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "" || a + 0 > b + 0) print a; else print b }'; }
 
-SYNC_P99="" SYNC_MAX="" SYNC_BUSY="" SYNC_OVER=0 SYNC_PAGES="" IDLE_P99="" IDLE_MAX="" IDLE_BUSY="" IDLE_OVER=0
+# The worst p99, max and busy max over the rounds, and the callbacks over 16 ms summed, by window ("sync" or
+# "synced").
+declare -A W=()
+fold() {
+    local window=$1 line=$2 figure
+    for figure in p99 max busy_max; do
+        W[${window}_$figure]="$(worst "$(kv "$line" "stall_${figure}_ms")" "${W[${window}_$figure]:-}")"
+    done
+    W[${window}_over]=$((${W[${window}_over]:-0} + $(kv "$line" stall_over_16ms)))
+}
+
+PAGES=""
 for round in $(seq 1 "$ROUNDS"); do
     fresh="$OUT/stall-profile"
     rm -rf "$fresh"
     mkdir -p "$fresh"
     out="$(probe "$fresh" "sync$round")"
-    line="$(echo "$out" | grep '^stall_')"
-    SYNC_P99="$(worst "$(kv "$line" stall_p99_ms)" "$SYNC_P99")"
-    SYNC_MAX="$(worst "$(kv "$line" stall_max_ms)" "$SYNC_MAX")"
-    SYNC_BUSY="$(worst "$(kv "$line" stall_busy_max_ms)" "$SYNC_BUSY")"
-    SYNC_OVER=$((SYNC_OVER + $(kv "$line" stall_over_16ms)))
+    fold sync "$(echo "$out" | grep '^stall_')"
     pages="$(echo "$out" | sed -n 's/^pages=//p')"
-    SYNC_PAGES="${SYNC_PAGES:+$SYNC_PAGES,}$pages"
-    out="$(probe "$SYNCED" "synced$round")"
-    line="$(echo "$out" | grep '^stall_')"
-    IDLE_P99="$(worst "$(kv "$line" stall_p99_ms)" "$IDLE_P99")"
-    IDLE_MAX="$(worst "$(kv "$line" stall_max_ms)" "$IDLE_MAX")"
-    IDLE_BUSY="$(worst "$(kv "$line" stall_busy_max_ms)" "$IDLE_BUSY")"
-    IDLE_OVER=$((IDLE_OVER + $(kv "$line" stall_over_16ms)))
-    echo "stall round $round: pulling p99 ${SYNC_P99} max ${SYNC_MAX} ms (pages $pages); synced p99 ${IDLE_P99} max ${IDLE_MAX} ms" >&2
+    PAGES="${PAGES:+$PAGES,}$pages"
+    fold synced "$(probe "$SYNCED" "synced$round" | grep '^stall_')"
+    echo "stall round $round: pulling p99 ${W[sync_p99]} max ${W[sync_max]} ms (pages $pages);" \
+        "synced p99 ${W[synced_p99]} max ${W[synced_max]} ms" >&2
 done
-echo "window_sync100k_stall_p99_ms=$SYNC_P99 window_sync100k_stall_max_ms=$SYNC_MAX" \
-    "window_sync100k_busy_max_ms=$SYNC_BUSY window_sync100k_stall_over_16ms=$SYNC_OVER" \
-    "window_sync100k_pages_by_probe_end=$SYNC_PAGES" \
-    "window_synced_stall_p99_ms=$IDLE_P99 window_synced_stall_max_ms=$IDLE_MAX window_synced_busy_max_ms=$IDLE_BUSY" \
-    "window_synced_stall_over_16ms=$IDLE_OVER window_stall_seconds=$SECONDS_" >>"$RESULTS"
+echo "window_sync100k_stall_p99_ms=${W[sync_p99]} window_sync100k_stall_max_ms=${W[sync_max]}" \
+    "window_sync100k_busy_max_ms=${W[sync_busy_max]} window_sync100k_stall_over_16ms=${W[sync_over]}" \
+    "window_sync100k_pages_by_probe_end=$PAGES" \
+    "window_synced_stall_p99_ms=${W[synced_p99]} window_synced_stall_max_ms=${W[synced_max]}" \
+    "window_synced_busy_max_ms=${W[synced_busy_max]} window_synced_stall_over_16ms=${W[synced_over]}" \
+    "window_stall_seconds=$SECONDS_" >>"$RESULTS"
