@@ -89,6 +89,8 @@ import Testing
         let beacon = BeaconIdentity(uuid: try #require(BeaconUUID(uuid)), major: 7, minor: 42)
         #expect(place.matches(beacon) && place.bound(to: beacon).identity == beacon)
         #expect(!place.matches(BeaconIdentity(uuid: beacon.uuid, major: 7, minor: 43)))
+        // Its beacon page ("Detalles") is the matched beacon's; before the match there is none to show.
+        #expect(place.beacon == nil && place.bound(to: beacon).beacon == beacon)
     }
 
     @Test func deletedRowsAndUnusableRowsStillMoveTheCursor() {

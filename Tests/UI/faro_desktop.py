@@ -6,7 +6,8 @@ prints one JSON value on stdout and exits 0, or prints the reason on stderr and 
 
   calls [--system] DEST PATH METHOD   the recorded calls of METHOD on a python-dbusmock object: [[arg, ...], ...]
   window                              Faro's windows through AT-SPI: {"frames": N, "beacons": bool, "saved": bool,
-                                      "site": bool} (what the window shows: the list, Saved, a place's site)
+                                      "site": bool, "details": bool} (what the window shows: the list, Saved,
+                                      a place's site, and its header's Detalles button)
   menu                                opens the window's primary menu: [{"name", "role"}] of what it shows
   show-saved                          clicks the "Saved" tab of the window (leaves the beacon list)
   close PID                           asks every top-level X window of PID to close (WM_DELETE_WINDOW, as a window
@@ -86,7 +87,7 @@ def window(_args):
         raise RuntimeError("faro is not on the accessibility bus")
     frames = [app.getChildAtIndex(i) for i in range(app.childCount)]
     frames = [f for f in frames if f is not None and f.getRoleName() == "frame" and showing(f)]
-    state = {"frames": len(frames), "beacons": False, "saved": False, "site": False}
+    state = {"frames": len(frames), "beacons": False, "saved": False, "site": False, "details": False}
     for frame in frames:
         for node in walk(frame):
             role = node.getRoleName()
@@ -97,6 +98,8 @@ def window(_args):
                     state["saved"] = True
             if role == "text" and node.name in ("Site content", "Contenido del sitio") and showing(node):
                 state["site"] = True
+            if role == "push button" and node.name in ("Details", "Detalles") and showing(node):
+                state["details"] = True
     return state
 
 

@@ -31,6 +31,17 @@ first.click()
 wait_for("the site of the visit", lambda: window.findChildren(
     lambda n: n.roleName == "text" and n.name == "Contenido del sitio" and n.showing and len(n.text.strip()) > 20), timeout=30)
 print(f"OK visit-opens-site {title}", flush=True)
+# The site's header offers the page of the visit's beacon, which names the same place.
+details = wait_for("the header's Detalles button", lambda: [b for b in window.findChildren(
+    lambda n: n.roleName == "push button" and n.name == "Detalles") if b.showing], timeout=10)[0]
+details.doActionNamed("click")
+page = wait_for("the beacon's page", lambda: [f for f in app.children if f.name == "Detalles" and f.roleName == "frame"],
+                timeout=15)[0]
+entry = page.child(name="Entrada del catálogo", roleName="label")
+if not entry.text.startswith(title + ","):
+    fail(f"the visit's beacon page names another place: {entry.text!r}, not {title!r}")
+uuid = page.child(name="UUID", roleName="label").text
+print(f"OK visit-site-details {uuid} {entry.text}", flush=True)
 tab = window.child(name="Lugares visitados", roleName="radio button")
 tab.doActionNamed("click")
 clear = wait_for("Borrar historial", lambda: window.child(name="Borrar historial", roleName="push button"))

@@ -202,13 +202,13 @@ struct BackgroundMonitoringTests {
                 ["org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'\(action)'>]"])
         }
 
-        /// The window through AT-SPI: how many frames are showing, and whether the beacon list, Saved or a site is
-        /// shown.
-        func window() throws -> (frames: Int, beacons: Bool, saved: Bool, site: Bool) {
+        /// The window through AT-SPI: how many frames are showing, whether the beacon list, Saved or a site is
+        /// shown, and whether the site's header offers "Detalles".
+        func window() throws -> (frames: Int, beacons: Bool, saved: Bool, site: Bool, details: Bool) {
             let state = try desktop(["window"]) as? [String: Any] ?? [:]
             return (
                 state["frames"] as? Int ?? -1, state["beacons"] as? Bool ?? false, state["saved"] as? Bool ?? false,
-                state["site"] as? Bool ?? false
+                state["site"] as? Bool ?? false, state["details"] as? Bool ?? false
             )
         }
 
@@ -363,12 +363,13 @@ struct BackgroundMonitoringTests {
                 let w = try desktop.window()
                 return w.frames == 1 && w.beacons
             })
-        // "View site" opens the place named first (the latest entry) in the content view.
+        // "View site" opens the place named first (the latest entry) in the content view, whose header offers the
+        // page of the place's beacon.
         try desktop.invoke(1, "view-site")
         #expect(
             Self.eventually {
                 let w = try desktop.window()
-                return w.site && !w.beacons
+                return w.site && !w.beacons && w.details
             })
         // Still one notification for both places: updated, never stacked.
         let all = try desktop.zoneNotifications()

@@ -22,7 +22,8 @@ struct VisitsWalkTests {
         #expect(!r.stdout.contains("FAIL"), "\(r.stdout)")
         for step in [
             "visits-recorded", "visits-left", "visits-closest", "visits-since-today", "visits-since-future-empty",
-            "visits-page-lists", "visit-opens-site", "visits-history-cleared", "visits-page-clear-reached-the-store",
+            "visits-page-lists", "visit-opens-site", "visit-site-details", "visits-history-cleared",
+            "visits-page-clear-reached-the-store",
         ] {
             #expect(r.stdout.contains("OK \(step)"), "\(step): \(r.stdout)")
         }

@@ -37,6 +37,12 @@ public struct CatalogPlace: Equatable, Hashable, Sendable {
     /// The catalog row's UUID, nil when the row holds none.
     public var uuid: BeaconUUID? { anyUUID ? nil : identity.uuid }
 
+    /// The beacon whose page goes with this place: the row's own, or the one a UUID-less row was matched to; nil for
+    /// a UUID-less row not matched yet.
+    public var beacon: BeaconIdentity? {
+        anyUUID && identity.uuid == BeaconUUID(high: 0, low: 0) ? nil : identity
+    }
+
     /// Whether this place is the one of beacon `beacon`: same major and minor, and the same UUID unless the row
     /// holds none.
     public func matches(_ beacon: BeaconIdentity) -> Bool {

@@ -31,7 +31,7 @@ final class SitePage {
     /// The address "Abrir en el navegador" opens: the page's, without the device id.
     private var browserURL: String?
     private var place: CatalogPlace?
-    /// The beacon the site was opened from (a row of the beacon list): "Detalles" opens its page.
+    /// The beacon of the place shown: "Detalles" opens its page.
     private var beacon: BeaconIdentity?
     private var load: (any SiteLoad)?
     private var savedCopy: Int64?
@@ -41,7 +41,7 @@ final class SitePage {
     var onOpenSaved: (Int64) -> Void = { _ in }
     /// Guardados changed (a page was saved).
     var onSaved: () -> Void = {}
-    /// "Detalles": the page of the beacon the site was opened from.
+    /// "Detalles": the page of the place's beacon.
     var onDetails: (BeaconIdentity) -> Void = { _ in }
 
     init(services: any SiteServices, useCases: FaroUseCases, clock: @escaping @Sendable () -> Double) {
@@ -103,8 +103,8 @@ final class SitePage {
         _ = g_app_info_launch_default_for_uri(DeviceIDURL.stripping(from: url), nil, nil)
     }
 
-    /// Opens `place`'s microsite: a fresh load every time. `beacon` is the beacon it was opened from, if any: the
-    /// header then offers "Detalles", its page.
+    /// Opens `place`'s microsite: a fresh load every time. With `beacon` (the place's, once known) the header
+    /// offers "Detalles", its page.
     func open(_ place: CatalogPlace, beacon: BeaconIdentity? = nil) {
         self.place = place
         self.beacon = beacon

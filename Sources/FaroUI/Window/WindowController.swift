@@ -37,13 +37,13 @@ final class WindowController {
         window?.present()
     }
 
-    /// Opens a place's microsite in the content view; `beacon`, the beacon it was opened from, gives the header
-    /// its "Detalles".
-    func open(_ place: CatalogPlace, beacon: BeaconIdentity? = nil) {
+    /// Opens a place's microsite in the content view, from a row, a visit or a notification alike; the place's
+    /// beacon gives the header its "Detalles".
+    func open(_ place: CatalogPlace) {
         showBeacons()
         guard let sitePage = siteView() else { return }
         window?.showPage("site")
-        sitePage.open(place, beacon: beacon)
+        sitePage.open(place, beacon: place.beacon)
     }
 
     /// A beacon's page ("Detalles").
@@ -172,7 +172,7 @@ final class WindowController {
             showDetails(identity)
             return
         }
-        open(place, beacon: identity)
+        open(place)
     }
 
     private func openSaved(_ id: Int64, title: String?) {
