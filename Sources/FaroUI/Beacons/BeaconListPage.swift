@@ -145,9 +145,7 @@ final class BeaconListPage {
                 return true
             })
         installLongPress()
-        Signal.connect(list, "map") { [weak self] () -> Void in
-            MainThread.run { [weak self] in self?.relayout() }
-        }
+        Relayout.whenShown(list)
         Signal.connect(
             list, "popup-menu",
             returning: { [weak self] in
@@ -166,18 +164,6 @@ final class BeaconListPage {
                 self.onActivate?(self.pressed ?? id)
                 self.pressed = nil
             })
-    }
-
-    /// Queues a resize on the list and each of its ancestors. Rows added while the list's page is hidden (or as it
-    /// comes back) can leave GTK 3 believing a resize is already on its way up: rows added after that are never
-    /// laid out, are not drawn, and clicks on the list open nothing (GTK finds no row at the pointer). Asking
-    /// every ancestor, not only the list, once the page is shown again puts the window's layout back in step.
-    private func relayout() {
-        var widget: UnsafeMutablePointer<GtkWidget>? = list
-        while let current = widget {
-            gtk_widget_queue_resize(current)
-            widget = gtk_widget_get_parent(current)
-        }
     }
 
     /// Whether rows keep their places now: the pointer is over the list, a row has the keyboard focus, or the

@@ -24,6 +24,7 @@ final class SavedListPage {
         template = Template("saved-page")
         root = template.widget("root")
         list = template.widget("list")
+        Relayout.whenShown(list)
         gtk_list_box_set_placeholder(cast(list), template.widget("empty"))
         Signal.connect(
             list, "row-activated",

@@ -59,6 +59,7 @@ final class VisitsPage {
         template = Template("visits-page")
         root = template.widget("root")
         list = template.widget("list")
+        Relayout.whenShown(list)
         gtk_list_box_set_placeholder(cast(list), template.widget("empty"))
         FormDialog.nameAfterLabel(template.widget("clear"))
         Signal.connect(
