@@ -1,37 +1,5 @@
 import FaroCore
 
-/// A microsite ready to show: its address without the device id, the readable document, and the images it
-/// uses by source URL (fetched with the page, or read from a saved archive).
-public struct LoadedSite: Sendable {
-    public var url: String
-    public var document: ReadableDocument
-    public var images: [String: [UInt8]]
-
-    public init(url: String, document: ReadableDocument, images: [String: [UInt8]]) {
-        self.url = url
-        self.document = document
-        self.images = images
-    }
-}
-
-/// One entry of Guardados, as the list shows it.
-public struct SavedSiteSummary: Equatable, Sendable {
-    public var id: Int64
-    public var url: String
-    public var title: String
-    public var business: String
-    /// Seconds since 1970.
-    public var savedAt: Double
-
-    public init(id: Int64, url: String, title: String, business: String, savedAt: Double) {
-        self.id = id
-        self.url = url
-        self.title = title
-        self.business = business
-        self.savedAt = savedAt
-    }
-}
-
 /// A load in progress that the content view can abandon when the user moves on.
 public protocol SiteLoad: AnyObject {
     func cancel()
@@ -57,10 +25,4 @@ public protocol SiteServices: AnyObject {
     func savedCopy(of url: String) -> Int64?
     /// The QR code of a URL, for phones to pick it up.
     func qrCode(for url: String) -> QRMatrix?
-}
-
-/// Why a site action failed, in words for the user.
-public struct SiteError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }
