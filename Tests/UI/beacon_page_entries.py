@@ -88,3 +88,23 @@ press(button)
 page = wait_for("a second Detalles window from the site's header",
                 lambda: [p for p in pages() if p not in before], timeout=15)[0]
 check_page(page, "site-header-opens-the-page")
+
+# Press, drag and release, as a finger does: a long press, then the pointer moves onto "Detalles" with the button
+# still down, and letting go there opens the page.
+show_beacons()
+row = wait_for("the catalogued beacon's row", catalogued_row, timeout=20)
+before = pages()
+pointer_onto(row)
+xdotool("mousedown", "1")
+time.sleep(1.2)
+item = wait_for("the Detalles item while the button is held", lambda: [n for n in app.findChildren(
+    lambda n: n.roleName == "menu item" and n.name == "Detalles") if n.showing], timeout=10)[0]
+x, y, w, h = item.extents
+xdotool("mousemove", str(x + w // 2), str(y + h // 2))
+time.sleep(0.4)
+xdotool("mouseup", "1")
+page = wait_for("the Detalles window chosen by the release", lambda: [p for p in pages() if p not in before],
+                timeout=15)[0]
+if site_shown():
+    fail("the press, drag and release opened the site")
+check_page(page, "long-press-drag-release-opens-the-page")

@@ -222,7 +222,8 @@ final class BeaconListPage {
 
     /// Pops up the context menu of a row at the pointer (or under the row, from the keyboard). After a long press
     /// the button is still down: a GTK 3 menu closes on a release that comes later than half a second after it
-    /// opened and away from its items, so the menu lets that first release go by and stays open.
+    /// opened and away from its items, so the menu lets that first release go by and stays open, unless the
+    /// finger or pointer moved onto an item first, which the release then chooses.
     private func showMenu(
         for identity: BeaconIdentity, event: UnsafeMutableRawPointer?, row: UnsafeMutablePointer<GtkWidget>? = nil,
         afterLongPress: Bool = false
@@ -245,7 +246,10 @@ final class BeaconListPage {
                 menu, "button-release-event",
                 event: { _ in
                     defer { held = false }
-                    return held
+                    // Dragged onto an item before letting go: GTK activates it, as a press, drag and release does
+                    // in any menu.
+                    guard held, gtk_menu_shell_get_selected_item(cast(menu)) == nil else { return false }
+                    return true
                 })
         }
         if let event {
