@@ -1,6 +1,4 @@
 import FaroCore
-import FaroCurl
-import FoundationEssentials
 
 /// A cancellation flag shared between the UI (which sets it when the user moves on) and a transfer thread (which
 /// checks it from libcurl's progress callback).

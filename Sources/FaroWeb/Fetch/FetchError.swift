@@ -1,5 +1,4 @@
 import FaroCore
-import FaroCurl
 import FoundationEssentials
 
 /// Why a fetch (or a save) failed, in words a user can act on; the content view shows `description` with

@@ -1,6 +1,4 @@
-import FaroCore
 import FaroCurl
-import FoundationEssentials
 
 /// How every content request is made: fresh (no-cache headers, a new cookie store), bounded (timeouts, redirect
 /// and size limits).

@@ -1,7 +1,3 @@
-import FaroCore
-import FaroCurl
-import FoundationEssentials
-
 /// A successful response: where it ended up after redirects, its status, media type and charset, and its bytes.
 public struct FetchResponse: Sendable, Equatable {
     public var requestedURL: String
