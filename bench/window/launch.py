@@ -10,8 +10,8 @@ Each round runs, in alternating order:
   faro_rows  the same, timed to its `frame=rows` line (the first frame that shows beacon rows).
   c_curl     with --c-curl: the C window built with libcurl (cwindow.c, -DCWINDOW_CURL), which after its first
              frame fetches the backend's catalog page URL before it quits: the like-for-like reference for the
-             peak of faro_rows, whose catalog pull has libcurl and OpenSSL's start in it. Reported beside the
-             goal's ratio, which stays the one against the plain C window.
+             peak of faro_rows, whose catalog pull has libcurl and OpenSSL's start in it: the peak goal's
+             reference (the first-frame goal's is the plain C window).
 FARO_COMMAND is Faro as a user runs it: tray on, a backend, the 8 beacons of the C window's list. Wall time is
 spawn to exit (for Faro: to its FARO_TIMINGS line) (time.perf_counter around posix_spawn and wait4); CPU time is the child's user + system time and
 peak RSS its ru_maxrss, both from wait4. One unmeasured warm-up run of each comes first (disk cache, the
