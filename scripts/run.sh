@@ -4,7 +4,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
-swift build 2>&1 | grep -v "prohibited flag(s): -pthread" || true
+# The build's output without one harmless linker note; a failed build stops here with its error
+# (grep's own status is ignored: it is 1 when every line was filtered out).
+set +e
+swift build 2>&1 | grep -v "prohibited flag(s): -pthread"
+build_status=${PIPESTATUS[0]}
+set -e
+if [ "$build_status" -ne 0 ]; then
+  echo "make run: the build failed (status $build_status); not starting an old binary." >&2
+  exit "$build_status"
+fi
 bash scripts/build-translations.sh
 bash scripts/build-schemas.sh
 faro=.build/debug/faro
