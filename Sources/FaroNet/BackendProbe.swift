@@ -20,8 +20,10 @@ public enum BackendProbe {
 
     /// Checks `baseURL` (https, or http to this computer) and asks the catalog table for one row and its count:
     /// `$top=1&$inlinecount=allpages` with `ZUMO-API-VERSION: 2.0.0`, which a 2.0.0 server answers; a 3.0.0 server
-    /// that refuses `$inlinecount` or does not count for it is asked again with `$count=true` (two requests at
-    /// most). `timeout` bounds each request.
+    /// that refuses `$inlinecount` or does not count for it is asked again with `$count=true`. A 2.0.0 server that
+    /// answers a plain array without a count is asked for its first page of ids, and the probe counts them when
+    /// that page is the whole catalog; otherwise the count is unknown (nil). Two requests at most; `timeout`
+    /// bounds each.
     public static func run(
         baseURL: String, appKey: String? = nil, catalogTable: String = "beacons",
         setting: BackendProtocolSetting = .auto, timeout: Double = 10
@@ -56,7 +58,19 @@ public enum BackendProbe {
         }
         if page.shape == .v3, page.count == nil, let counted = count3(client, base) { page = counted }
         if let mismatch = client.mismatch(page.shape) { return .unusable(mismatch.description) }
+        if page.shape == .v2, page.count == nil { return .connected(places: countIDs2(client, base), generation: .v2) }
         return .connected(places: page.count, generation: page.shape)
+    }
+
+    /// The ids of the server's first 2.0.0 page (`$select=id`): their number when no `Link: rel=next` follows,
+    /// nil when there are more pages or the listing fails.
+    private static func countIDs2(_ client: TablesClient, _ base: String) -> Int? {
+        guard
+            let page = try? TablesClient.listPage(
+                client.getWithVersion(base + "?$select=id", version: BackendProtocol.v2.version)),
+            page.shape == .v2, page.next == nil
+        else { return nil }
+        return page.count ?? page.rows.count
     }
 
     /// `$top=1&$count=true` with the 3.0.0 header: the answer if it is a 3.0.0 listing.

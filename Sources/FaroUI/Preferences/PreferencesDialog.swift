@@ -242,8 +242,10 @@ enum PreferencesText {
     static func check(_ check: ConnectionCheck) -> String {
         switch check {
         case .connected(let places, let generation):
-            return I18n.localizer.plural("Connected: %@ place.", "Connected: %@ places.", places) + " "
-                + I18n.localizer.format("Tables protocol %@.", generation)
+            let found =
+                places.map { I18n.localizer.plural("Connected: %@ place.", "Connected: %@ places.", $0) }
+                ?? I18n.localizer("Connected; the server does not say how many places it has.")
+            return found + " " + I18n.localizer.format("Tables protocol %@.", generation)
         case .refused(let status):
             return I18n.localizer.format("Refused (HTTP %@): check the app key (faro app-key set).", String(status))
         case .notHTTPS: return urlProblem(.notHTTPS)
