@@ -185,7 +185,8 @@ let package = Package(
         .testTarget(
             name: "faroTests",
             dependencies: [
-                "faro", "faro-backend", "FaroWeb", "FaroNet", "FaroStore", "FaroApp", "FaroCore", "FaroTestSupport",
+                "faro", "faro-backend", "FaroWeb", "FaroNet", "FaroStore", "FaroApp", "FaroCore", "FaroSettings",
+                "FaroTestSupport",
             ],
             path: "Tests/faroTests"
         ),

@@ -10,6 +10,9 @@ public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
 /// never passes silently. `faro` and `faro-backend` both parse with it.
 public struct Arguments: Sendable {
     private var words: [String]
+    /// Every option name the command asked for so far (`flag`, `option`, `number`), whether it was given or not:
+    /// what the command accepts, for tests that hold its help to it.
+    public private(set) var asked: [String] = []
 
     public init(_ words: some Sequence<String>) { self.words = Array(words) }
 
@@ -21,6 +24,7 @@ public struct Arguments: Sendable {
 
     /// Removes a flag (`--json`) and says whether it was there.
     public mutating func flag(_ name: String) -> Bool {
+        asked.append(name)
         guard let i = words.firstIndex(of: name) else { return false }
         words.remove(at: i)
         return true
@@ -28,6 +32,7 @@ public struct Arguments: Sendable {
 
     /// Removes `--name VALUE` or `--name=VALUE` and returns the value.
     public mutating func option(_ name: String) throws(UsageError) -> String? {
+        asked.append(name)
         if let i = words.firstIndex(where: { $0.hasPrefix(name + "=") }) {
             let value = String(words[i].dropFirst(name.count + 1))
             words.remove(at: i)

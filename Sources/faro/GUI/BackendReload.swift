@@ -3,6 +3,7 @@ import FaroCore
 import FaroNet
 import FaroSettings
 import FaroUI
+import FoundationEssentials
 
 /// The window's backend configuration, read again when it may have changed: `faro app-key set` or `clear` (which
 /// activates `app.reload-backend` on the running instance), a backend setting changed with `gsettings`, or
@@ -146,7 +147,9 @@ final class BackendReload {
         if let deliverer = outbox.deliverer {
             deliverer.updateConfiguration(configuration)
         } else {
-            let deliverer = OutboxDeliverer(databasePath: databasePath, configuration: configuration)
+            let deliverer = WindowOutbox.deliverer(
+                databasePath: databasePath, configuration: configuration,
+                environment: ProcessInfo.processInfo.environment)
             deliverer.start()
             outbox.deliverer = deliverer
         }

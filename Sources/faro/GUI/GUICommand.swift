@@ -9,27 +9,19 @@ import FaroWeb
 import FoundationEssentials
 import Glibc
 
-/// `faro [--source bluez|hci|replay FILE|demo] [--backend URL] [--demo]`: the window (a GtkApplication).
-/// `--demo` is the offline demo: the demo recording plus a private faro-backend on loopback.
+/// `faro [options]` (GUIOptions): the window (a GtkApplication). `--demo` is the offline demo: the demo recording
+/// plus a private faro-backend on loopback.
 enum GUICommand {
-    static let usage =
-        "faro [--demo] [--source bluez|hci|replay FILE|demo] [--backend URL] [--speed X] [--no-tray] [--background]"
-
     @MainActor
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let demo = args.flag("--demo")
-        let service = args.flag("--gapplication-service")
-        let noTray = args.flag("--no-tray")
-        // The autostart entry's: monitoring starts, no window opens (the tray or a notification opens it).
-        let background = args.flag("--background")
-        let speed = try args.number("--speed", in: 0.01...10_000) ?? 1
-        var sourceName = try args.option("--source") ?? (demo ? "demo" : nil)
-        let replayFile = sourceName == "replay" ? try args.positional("FILE after --source replay") : nil
-        let adapter = try args.option("--adapter")
-        let device = try args.option("--device")
-        var backendURL = try args.option("--backend")
+        let options = try GUIOptions.parse(&args)
         try args.finish()
+        let (demo, service, noTray, background, speed) =
+            (options.demo, options.service, options.noTray, options.background, options.speed)
+        var sourceName = options.sourceName
+        let (replayFile, adapter, device) = (options.replayFile, options.adapter, options.device)
+        var backendURL = options.backendURL
 
         let env = ProcessInfo.processInfo.environment
         guard !(env["DISPLAY"] ?? "").isEmpty || !(env["WAYLAND_DISPLAY"] ?? "").isEmpty else {
@@ -68,7 +60,10 @@ enum GUICommand {
         let appKey = readAppKey && configuration != nil && configuration?.appKey == nil ? AppKeyReading() : nil
         outbox.backend = configuration?.baseURL
         let deliverer = configuration.flatMap { configuration in
-            appKey == nil ? OutboxDeliverer(databasePath: database.path, configuration: configuration) : nil
+            appKey == nil
+                ? WindowOutbox.deliverer(
+                    databasePath: database.path, configuration: configuration,
+                    environment: ProcessInfo.processInfo.environment) : nil
         }
         outbox.deliverer = deliverer
         if sourceName == nil {
@@ -229,7 +224,7 @@ extension GUICommand {
     nonisolated static func check(_ outcome: BackendProbe.Result) -> ConnectionCheck {
         switch outcome {
         case .connected(let places, let generation):
-            return .connected(places: places ?? 0, generation: "\(generation.version) (\(generation.family))")
+            return .connected(places: places, generation: "\(generation.version) (\(generation.family))")
         case .refused(let status, _): return .refused(status: status)
         case .notHTTPS: return .notHTTPS
         case .noAnswer(let message): return .noAnswer(message)
@@ -237,19 +232,21 @@ extension GUICommand {
         }
     }
 
-    /// The exit period and cool-down of monitoring, from the settings (their defaults: `SettingsKey.defaultSeconds`).
+    /// The exit period and cool-down of monitoring, from the settings (their defaults: `SettingsKey.defaultSeconds`
+    /// when unset or unreadable). A cool-down of 0 announces every entry (docs/monitoring.md); an exit period is
+    /// at least 1 s, as the schema's range says.
     static func sessionConfiguration(_ settings: any SettingsStore) -> BeaconSessionConfiguration {
-        func seconds(_ key: SettingsKey) -> Double {
-            guard let text = settings.string(key), let value = Double(text), value > 0 else {
+        func seconds(_ key: SettingsKey, minimum: Double) -> Double {
+            guard let text = settings.string(key), let value = Double(text), value >= minimum else {
                 return key.defaultSeconds ?? 0
             }
             return value
         }
-        let exit = seconds(.exitPeriod)
+        let exit = seconds(.exitPeriod, minimum: 1)
         // Each beacon keeps 10 minutes of readings for its page and its CSV export (docs/beacon-page.md).
         return BeaconSessionConfiguration(
             ranging: RangingConfiguration(exitPeriod: exit, readings: ReadingHistoryLimits()),
-            regions: RegionMonitorConfiguration(exitPeriod: exit, coolDown: seconds(.coolDown)))
+            regions: RegionMonitorConfiguration(exitPeriod: exit, coolDown: seconds(.coolDown, minimum: 0)))
     }
 }
 

@@ -5,7 +5,7 @@ import FaroCommandLine
 /// --help`, faro(1) and the bash completion are all made from `program`.
 enum ProgramText {
     static let window = CommandHelp(
-        name: "", synopsis: [GUICommand.usage],
+        name: "", synopsis: [GUIOptions.usage],
         summary: "Open the window.",
         description: """
             Without a command, faro opens its window (a single-instance GTK application, app id \
@@ -15,25 +15,7 @@ enum ProgramText {
             notification when you walk into a catalogued place; it can be turned off or paused from the window's \
             menu or the tray. The default source is BlueZ when bluetoothd is on the system bus, else the demo.
             """,
-        options: [
-            OptionHelp(
-                "--demo",
-                "The offline demo: the demo beacons and a private faro-backend on loopback serving the demo catalog "
-                    + "and sites, on a private profile that never touches your own data."),
-            OptionHelp(
-                "--source bluez|hci|replay FILE|demo", "Where advertisements come from (as for 'faro scan')."),
-            OptionHelp("--adapter hciN", "bluez: the adapter to use."),
-            OptionHelp("--device hciN", "hci: the controller to use."),
-            OptionHelp(
-                "--backend URL",
-                "The backend's base URL (else $FARO_BACKEND, else the backend-url setting); https except for "
-                    + "loopback."),
-            OptionHelp("--speed X", "replay and demo: play the recording X times as fast."),
-            OptionHelp("--no-tray", "Show no tray icon."),
-            OptionHelp(
-                "--background",
-                "Start monitoring without opening the window (what the \"start at login\" autostart entry runs)."),
-        ],
+        options: GUIOptions.help,
         examples: [ExampleHelp("faro --demo", "Opens the window on the demo: every feature works offline.")])
 
     static let help = CommandHelp(
