@@ -40,7 +40,7 @@ final class BeaconListPage {
     static let rowsPerBatch = 8
     /// Main-thread time per idle callback for bringing the rows around the screen up to date (seconds).
     static let sliceBudget = 0.003
-    /// Called when the user activates a row (Enter, double click).
+    /// Called when the user activates a row (a single click, or Enter on the focused row).
     var onActivate: ((BeaconIdentity) -> Void)?
     /// One entry of a row's context menu (right click, the Menu key, Shift+F10).
     struct MenuItem {
