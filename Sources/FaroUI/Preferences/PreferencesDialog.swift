@@ -244,7 +244,7 @@ enum PreferencesText {
         case .connected(let places, let generation):
             let found =
                 places.map { I18n.localizer.plural("Connected: %@ place.", "Connected: %@ places.", $0) }
-                ?? I18n.localizer("Connected; the server does not say how many places it has.")
+                ?? I18n.tr("Connected; the server does not say how many places it has.")
             return found + " " + I18n.localizer.format("Tables protocol %@.", generation)
         case .refused(let status):
             return I18n.localizer.format("Refused (HTTP %@): check the app key (faro app-key set).", String(status))
