@@ -8,6 +8,12 @@ distance; samples below -98 dBm are not received. A couple of other devices (a p
 Eddystone URL beacon) advertise too, as they would in a real street, and must be skipped by the ranging engine.
 The lines mix the three replay kinds (ad, msd, hci) so that the demo exercises every decoding path.
 
+The one beacon no catalog names (7/42, "uncatalogued" with a "desk" entry) is not on the street: it sits on the user's
+desk about 1 m from the laptop (0.9-1.1 m as the laptop is moved a little) and is heard once a second, every second,
+for the whole recording, so "Calibrar a 1 m" can be tried in the demo. It advertises -59 dBm but its real 1 m power is
+-63 dBm; its noise is what a line of sight at 1 m gives: slow shadowing (AR(1), sigma 2 dB) and a little fast fading
+(sigma 1 dB). It draws from a random generator of its own.
+
 Deterministic: the same seed always writes the same file. Usage: make-demo-recording.py [OUT]
 """
 import json
@@ -49,6 +55,32 @@ def hci_event(address, rssi, ad):
     return bytes([0x04, 0x3E, len(params)]) + params
 
 
+def replay_kind(rng, ad, address, rssi):
+    """One of the three replay kinds, mostly "ad", as a mix of D-Bus and raw HCI sources would give."""
+    pick = rng.random()
+    if pick < 0.75:
+        return "ad", ad
+    if pick < 0.92:
+        return "msd", ad[5:]
+    return "hci", hci_event(address, rssi, ad)
+
+
+def desk_beacon(b, rng):
+    """The desk beacon's advertisements: one a second at about `distance_m` for the whole recording."""
+    desk = b["desk"]
+    ad = ad_frame(b["uuid"].replace("-", ""), b["major"], b["minor"], b["tx_power"])
+    period = 1.0 / desk["rate_hz"]
+    shadow, lines = 0.0, []
+    for k in range(int(DURATION_S / period)):
+        t = 0.37 + k * period + rng.uniform(0, 0.01)
+        d = desk["distance_m"] * (1 + 0.1 * math.sin(2 * math.pi * t / 47))
+        shadow = 0.9 * shadow + math.sqrt(1 - 0.81) * rng.gauss(0, 2.0)
+        rssi = int(round(desk["power_at_1m"] - 10 * 2.2 * math.log10(d) + shadow + rng.gauss(0, 1.0)))
+        kind, data = replay_kind(rng, ad, b["address"], rssi)
+        lines.append((t, b["address"], rssi, kind, data))
+    return lines
+
+
 def main():
     out_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "data", "demo", "walk.jsonl")
     with open(os.path.join(ROOT, "data", "demo", "beacons.json"), encoding="utf-8") as f:
@@ -57,8 +89,8 @@ def main():
     beacons = []
     for b in spec["beacons"]:
         beacons.append(dict(b, uuid=spec["uuid"]))
-    for b in spec["uncatalogued"]:
-        beacons.append(dict(b))
+    desks = [b for b in spec["uncatalogued"] if "desk" in b]
+    beacons += [dict(b) for b in spec["uncatalogued"] if "desk" not in b]
     shadow = {b["address"]: 0.0 for b in beacons}
     lines = []
     steps = int(DURATION_S * RATE_HZ)
@@ -74,13 +106,7 @@ def main():
             if rssi < -98 or rng.random() < min(0.6, d / 60):
                 continue
             ad = ad_frame(b["uuid"].replace("-", ""), b["major"], b["minor"], b["tx_power"])
-            pick = rng.random()
-            if pick < 0.75:
-                kind, data = "ad", ad
-            elif pick < 0.92:
-                kind, data = "msd", ad[5:]
-            else:
-                kind, data = "hci", hci_event(b["address"], rssi, ad)
+            kind, data = replay_kind(rng, ad, b["address"], rssi)
             lines.append((t, b["address"], rssi, kind, data))
         # Other devices nearby: not iBeacons, skipped by the engine.
         if step % 5 == 0:
@@ -91,6 +117,8 @@ def main():
             t = step / RATE_HZ + 0.07
             eddystone = bytes.fromhex("0201060303aafe0d16aafe10ee03676f6f676c6507")
             lines.append((t, "E1:DD:57:00:00:01", -80 + rng.randint(-6, 6), "ad", eddystone))
+    for b in desks:
+        lines += desk_beacon(b, random.Random(SEED + int(b["address"][-2:], 16)))
     lines.sort(key=lambda line: line[0])
     with open(out_path, "w", encoding="utf-8") as f:
         for t, address, rssi, kind, data in lines:

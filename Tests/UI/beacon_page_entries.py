@@ -5,22 +5,13 @@ catalogued row shows the row's context menu, opens no site, and the menu stays o
 "Detalles" opens the page. Then a click on the row opens the site, whose header offers "Detalles" (named, with its
 tooltip as the description), which opens the same page. Each page is checked by its UUID label and its chart's
 accessible description. Prints `OK <step>` lines; a failure prints `FAIL <reason>` and exits 1."""
-import subprocess
 import time
 
-from atspi_driver import fail, pointer_onto, press, wait_for, xdotool  # noqa: E402  (sets dogtail up first)
+from atspi_driver import back_to_the_list, fail, pointer_onto, press, wait_for, xdotool  # noqa: E402  (sets dogtail up first)
 from dogtail import tree  # noqa: E402
 
 UUID = "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1"
 TOOLTIP = "La página de este beacon: su señal, sus lecturas y su identidad"
-
-
-def show_beacons():
-    """Without a window manager a page covers the list: the app's show-beacons action raises the window again."""
-    subprocess.run(["gdbus", "call", "--session", "--dest", "io.github.faro.Faro", "--object-path",
-                    "/io/github/faro/Faro", "--method", "org.gtk.Actions.Activate", "show-beacons", "[]", "{}"],
-                   check=True, capture_output=True)
-    time.sleep(0.5)
 
 
 def pages():
@@ -73,7 +64,7 @@ page = wait_for("the Detalles window from the long press's menu", lambda: pages(
 check_page(page, "long-press-menu-opens-the-page")
 
 # The site opened from the row: its header offers "Detalles".
-show_beacons()
+back_to_the_list()
 row = wait_for("the catalogued beacon's row", catalogued_row, timeout=20)
 pointer_onto(row)
 xdotool("click", "1")
@@ -91,7 +82,7 @@ check_page(page, "site-header-opens-the-page")
 
 # Press, drag and release, as a finger does: a long press, then the pointer moves onto "Detalles" with the button
 # still down, and letting go there opens the page.
-show_beacons()
+back_to_the_list()
 row = wait_for("the catalogued beacon's row", catalogued_row, timeout=20)
 before = pages()
 pointer_onto(row)

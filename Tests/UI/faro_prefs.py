@@ -7,7 +7,9 @@ import subprocess
 import sys
 import time
 
-from atspi_driver import fail, press, wait_for  # noqa: E402  (sets dogtail up first)
+from atspi_driver import (  # noqa: E402  (sets dogtail up first)
+    back_to_the_list, describe_windows, fail, main_window, press, stacking, transient_for, wait_for, window_manager,
+    window_titled)
 from dogtail import rawinput, tree  # noqa: E402
 import pyatspi  # noqa: E402
 
@@ -17,6 +19,19 @@ BEACON = "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1:100:1"
 
 def gsettings(*args):
     return subprocess.run(["gsettings", *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def over(title, parent, step):
+    """Under a window manager: the window titled `title` is transient for `parent` (an X window) and above it."""
+    if not window_manager():
+        return
+    child = wait_for(f"{step}: the window {title!r} ({describe_windows()})", lambda: window_titled(title), timeout=10)
+    if transient_for(child) != parent:
+        fail(f"{step}: {title!r} is transient for {hex(transient_for(child) or 0)}, not {hex(parent)}: {describe_windows()}")
+    order = stacking()
+    if order.index(child) < order.index(parent):
+        fail(f"{step}: {title!r} is below its parent: {describe_windows()}")
+    print(f"OK {step}", flush=True)
 
 
 def checked(node):
@@ -34,6 +49,8 @@ window = wait_for("the main window", lambda: app.child(roleName="frame", recursi
 press(window.child(name="Menú principal", roleName="toggle button"))
 press(wait_for("the Preferencias item", lambda: app.child(name="Preferencias", roleName="push button")))
 dialog = wait_for("the Preferencias dialog", lambda: app.child(name="Preferencias", roleName="dialog"))
+main_id = main_window() if window_manager() else None
+over("Preferencias", main_id, "preferences-over-the-main-window")
 exit_spin = dialog.child(name="Periodo de salida (segundos)", roleName="spin button")
 if exit_spin.queryValue().currentValue != 30:
     fail(f"the exit period shows {exit_spin.queryValue().currentValue}, not the default 30")
@@ -110,6 +127,7 @@ rawinput.click(x + w // 3, y + h // 2, button=3)
 item = wait_for("the Calibrar a 1 m item", lambda: app.child(name="Calibrar a 1 m…", roleName="menu item"), timeout=10)
 press(item)
 calibration = wait_for("the calibration dialog", lambda: app.child(name="Calibrar a 1 m", roleName="dialog"))
+over("Calibrar a 1 m", main_id, "row-calibration-over-the-main-window")
 calibration.child(name="Sostén tu equipo a 1 m del beacon.", roleName="label")
 print("OK calibration-dialog-says-what-to-do", flush=True)
 save = calibration.child(name="Guardar calibración", roleName="push button")
@@ -145,11 +163,9 @@ if not any(p.findChildren(lambda n: n.roleName == "label" and n.text == "0123456
 print("OK unknown-beacon-click-opens-its-page", flush=True)
 stranger_page = [f for f in app.children if f.name == "Detalles"][0]
 
-# A beacon's page, from the row's context menu (the mock's beacon is the demo catalog's Café La Parroquia). Without a
-# window manager the page covers the list: the app's show-beacons action raises the main window again.
-subprocess.run(["gdbus", "call", "--session", "--dest", "io.github.faro.Faro", "--object-path", "/io/github/faro/Faro",
-                "--method", "org.gtk.Actions.Activate", "show-beacons", "[]", "{}"], check=True, capture_output=True)
-time.sleep(0.5)
+# A beacon's page, from the row's context menu (the mock's beacon is the demo catalog's Café La Parroquia). The page
+# covers the list: the user goes back to the list first.
+back_to_the_list()
 listbox = window.child(name="Beacons cercanos", roleName="list box")
 row = wait_for("the beacon's row", lambda: [r for r in listbox.children if "≈" in (r.name or "")], timeout=20)[0]
 x, y, w, h = row.extents
@@ -180,6 +196,8 @@ if os.environ.get("SHOTS"):
 def export(target):
     page.child(name="Exportar CSV…", roleName="push button").doActionNamed("click")
     chooser = wait_for("the file chooser", lambda: [d for d in app.children if d.name == "Exportar lecturas"])[0]
+    if page_id is not None:
+        over("Exportar lecturas", page_id, "csv-chooser-over-the-page")
     entry = wait_for("the file name", lambda: [e for e in chooser.findChildren(
         lambda n: n.roleName == "text" and (n.text or "").endswith(".csv"))])[0]
     entry.text = target
@@ -187,6 +205,7 @@ def export(target):
     wait_for("the file chooser to close", lambda: not [d for d in app.children if d.name == "Exportar lecturas"])
 
 
+page_id = window_titled("Detalles: Café de olla y pan dulce — Café La Parroquia") if window_manager() else None
 target = os.path.join(os.environ["XDG_RUNTIME_DIR"], "lecturas.csv")
 export(target)
 wait_for("the CSV", lambda: os.path.exists(target), timeout=10)

@@ -8,7 +8,8 @@ import Testing
 /// down, a calibration collected from the mock's advertisements, stored with the adapter's offset; then the
 /// beacon's page (its chart's accessible description, its calibrated power), a CSV exported through the file
 /// chooser and read back column by column, an export to a folder that cannot be written refused with the reason,
-/// and the page of a beacon never heard saying so.
+/// and the page of a beacon never heard saying so. It runs under a real window manager (openbox:
+/// Tests/UI/with-display.sh), so the dialogs' transient parents, stacking and focus are a desktop's.
 @Suite("Preferences and calibration in the window", .serialized)
 struct PreferencesCalibrationTests {
     @Test func preferencesFollowGSettingsAndACalibrationIsStored() throws {
@@ -17,6 +18,7 @@ struct PreferencesCalibrationTests {
         let data = try TemporaryDirectory("faro-prefs")
         var env = try data.windowEnvironment(language: "es")
         env["GTK_A11Y"] = "atspi"
+        env["FARO_WINDOW_MANAGER"] = "openbox"
         let r = try ChildProcess.run(
             Paths.packageRoot + "/Tests/UI/preferences-calibration.sh",
             [
@@ -25,6 +27,7 @@ struct PreferencesCalibrationTests {
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(!r.stdout.contains("FAIL"), "\(r.stdout)")
         for step in [
+            "preferences-over-the-main-window", "row-calibration-over-the-main-window", "csv-chooser-over-the-page",
             "gsettings-set-shows-in-preferences", "gsettings-monitoring-shows-in-preferences",
             "preferences-write-the-keys", "every-control-named", "preferences-refuse-plain-http", "probe-connected",
             "probe-refused", "probe-down", "backend-url-stored", "calibration-dialog-says-what-to-do",

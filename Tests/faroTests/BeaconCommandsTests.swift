@@ -115,6 +115,21 @@ struct CalibrateCommandTests {
         #expect(r.stdout.hasPrefix(near + " measured_power="), "\(r.stdout)")
         #expect(r.stderr.contains("readings after"), "\(r.stderr)")
     }
+
+    @Test func theDemosDeskBeaconCalibratesAtOneMetre() throws {
+        // 7/42 sits on the desk about 1 m away, heard once a second (docs/calibration.md): at 20× speed, 1 s of
+        // collecting gets 20 readings, and its 1 m power comes out below the −59 dBm it advertises.
+        let dir = try TemporaryDirectory("faro-calibrate-desk")
+        let desk = "e2c56db5-dffb-48d2-b060-d0f5a71096e0:7:42"
+        let r = try run(["calibrate", "--source", "demo", "--speed", "20", "--seconds", "1", "--beacon", desk], dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let power = r.stdout.split(separator: " ").first { $0.hasPrefix("measured_power=") }
+        let measured = try #require(power.flatMap { Int($0.dropFirst("measured_power=".count)) }, "\(r.stdout)")
+        #expect((-70...(-60)).contains(measured), "\(r.stdout)")
+        let listed = try run(["calibrate", "--list", "--json"], dir)
+        #expect(listed.stdout.contains(#""beacon": "\#(desk)""#), "\(listed.stdout)")
+        #expect(listed.stdout.contains(#""advertised_power": -59"#), "\(listed.stdout)")
+    }
 }
 
 /// `faro range --replay FILE --csv` and `faro scan --csv` (docs/beacon-page.md), read back column by column.

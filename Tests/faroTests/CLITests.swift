@@ -123,10 +123,14 @@ struct CLITests {
     }
 
     @Test func rangeFollowsTheWalk() throws {
-        // The walker pauses in front of the bakery (100/3) from about t=38 s: it is the nearest beacon then.
+        // The walker pauses in front of the bakery (100/3) from about t=38 s: it is the nearest beacon of the street
+        // then (7/42 is on the desk, about 1 m away all along: docs/calibration.md).
         let r = try run(["range", "--replay", demo, "--json"])
         let tick = try #require(r.stdout.split(separator: "\n").map { try json($0) }.first { $0["t"] as? Double == 45 })
-        let nearest = try #require((tick["beacons"] as? [[String: Any]])?.first)
+        let beacons = try #require(tick["beacons"] as? [[String: Any]])
+        let desk = try #require(beacons.first { $0["major"] as? Int == 7 && $0["minor"] as? Int == 42 })
+        #expect((desk["distance"] as? Double ?? 99) < 3)
+        let nearest = try #require(beacons.first { $0["major"] as? Int != 7 })
         #expect(nearest["major"] as? Int == 100)
         #expect(nearest["minor"] as? Int == 3)
         #expect((nearest["distance"] as? Double ?? 99) < 4)

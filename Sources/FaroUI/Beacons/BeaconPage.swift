@@ -23,8 +23,8 @@ final class BeaconPage {
     static let span = 300.0
     /// Charts drawn in this process, any page (what `FARO_STALL_PROBE` reports beside its stalls).
     private(set) static var chartsDrawn = 0
-    /// "Calibrar a 1 m" was chosen.
-    var onCalibrate: (BeaconIdentity) -> Void = { _ in }
+    /// "Calibrar a 1 m" was chosen on this page, whose window the dialog belongs to.
+    var onCalibrate: (BeaconIdentity, _ page: UnsafeMutablePointer<GtkWidget>) -> Void = { _, _ in }
 
     init(
         identity: BeaconIdentity, place: CatalogPlace?, parent: UnsafeMutablePointer<GtkWidget>?,
@@ -75,7 +75,7 @@ final class BeaconPage {
         FormDialog.nameAfterLabel(template.widget("export"))
         Signal.connect(template.widget("calibrate"), "clicked") { [weak self] in
             guard let self else { return }
-            self.onCalibrate(self.identity)
+            self.onCalibrate(self.identity, self.window)
         }
         Signal.connect(template.widget("export"), "clicked") { [weak self] in self?.chooseExport() }
         Signal.connect(window, "destroy") { [weak self] () -> Void in

@@ -51,17 +51,19 @@ final class WindowController {
         showBeacons()
         let page = BeaconPage(
             identity: identity, place: monitoring.place(for: identity), parent: window?.window, monitoring: monitoring)
-        page.onCalibrate = { [weak self] id in self?.calibrate(id) }
+        page.onCalibrate = { [weak self] id, pageWindow in self?.calibrate(id, over: pageWindow) }
         page.present()
     }
 
-    /// "Calibrar a 1 m" for a beacon, over the window.
-    func calibrate(_ identity: BeaconIdentity) {
-        showBeacons()
+    /// "Calibrar a 1 m" for a beacon, over the window it was chosen in: a beacon's page (which stays where it is:
+    /// the main window is neither shown nor raised), or else the main window (docs/calibration.md).
+    func calibrate(_ identity: BeaconIdentity, over page: UnsafeMutablePointer<GtkWidget>? = nil) {
+        if page == nil { showBeacons() }
         let title =
             monitoring.place(for: identity).map { "\($0.titulo) — \($0.cliente)" }
             ?? I18n.localizer.format("Unknown beacon %@", "\(identity.major)/\(identity.minor)")
-        CalibrationDialog(identity: identity, title: title, parent: window?.window, monitoring: monitoring).present()
+        CalibrationDialog(identity: identity, title: title, parent: page ?? window?.window, monitoring: monitoring)
+            .present()
     }
 
     private func makeWindow() -> MainWindow {
