@@ -79,6 +79,10 @@ press(button)
 page = wait_for("a second Detalles window from the site's header",
                 lambda: [p for p in pages() if p not in before], timeout=15)[0]
 check_page(page, "site-header-opens-the-page")
+# The page opens beside the site: the main window still shows the site the user came from.
+if not site_shown():
+    fail("opening Detalles from the site's header took the main window away from the site")
+print("OK site-stays-under-its-details-page", flush=True)
 
 # Press, drag and release, as a finger does: a long press, then the pointer moves onto "Detalles" with the button
 # still down, and letting go there opens the page.

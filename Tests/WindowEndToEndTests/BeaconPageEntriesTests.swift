@@ -23,7 +23,8 @@ struct BeaconPageEntriesTests {
         #expect(!r.stdout.contains("FAIL"), "\(r.stdout)")
         for step in [
             "long-press-shows-the-row-menu", "long-press-menu-opens-the-page", "site-header-details-button-named",
-            "site-header-opens-the-page", "long-press-drag-release-opens-the-page",
+            "site-header-opens-the-page", "site-stays-under-its-details-page",
+            "long-press-drag-release-opens-the-page",
         ] {
             #expect(r.stdout.contains("OK \(step)"), "\(step): \(r.stdout)")
         }

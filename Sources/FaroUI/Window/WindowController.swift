@@ -47,8 +47,10 @@ final class WindowController {
     }
 
     /// A beacon's page ("Detalles").
+    /// The main window keeps the page it shows (a site stays open under the page opened from its header).
     func showDetails(_ identity: BeaconIdentity) {
-        showBeacons()
+        if window == nil { window = makeWindow() }
+        window?.present()
         let page = BeaconPage(
             identity: identity, place: monitoring.place(for: identity), parent: window?.window, monitoring: monitoring)
         page.onCalibrate = { [weak self] id, pageWindow in self?.calibrate(id, over: pageWindow) }
