@@ -310,8 +310,8 @@ public final class BlueZSource: AdvertisementSource {
                 adapters[path] = BlueZVariant.adapterProperties(properties)
                 adapterChanged = true
             } else if name == BlueZSource.deviceInterface {
-                heardSomething()
                 let device = BlueZVariant.deviceProperties(properties)
+                if device.isAdvertisement { heardSomething() }
                 if let sighting = tracker.added(path: path, properties: device, at: clock()) { deliver(sighting) }
             }
         }
@@ -355,13 +355,13 @@ public final class BlueZSource: AdvertisementSource {
         else { return }
         defer { g_variant_unref(changes) }
         if strcmp(interfaceName, BlueZSource.deviceInterface) == 0 {
-            heardSomething()
             var invalidated: [String] = []
             if let list = g_variant_get_child_value(parameters, 2) {
                 if g_variant_n_children(list) > 0 { invalidated = GVariantReading.strings(list) }
                 g_variant_unref(list)
             }
             let device = BlueZVariant.deviceProperties(changes, invalidated: invalidated)
+            if device.isAdvertisement { heardSomething() }
             if let sighting = tracker.changed(path: String(cString: path), properties: device, at: clock()) {
                 deliver(sighting)
             }
@@ -496,7 +496,8 @@ public final class BlueZSource: AdvertisementSource {
 
     // MARK: - The quiet-scanner watchdog (docs/monitoring.md)
 
-    /// bluetoothd reported a device of the adapter: the scanner hears.
+    /// bluetoothd reported an advertisement (an RSSI or advertising data; not an RSSI cleared at the end of a
+    /// discovery): the scanner hears.
     private func heardSomething() {
         guard watchdog != nil else { return }
         let wasQuiet = watchdog?.silence(at: clock()) != nil
