@@ -239,6 +239,63 @@ struct SleepAndClockTests {
     }
 }
 
+/// The quiet-scanner watchdog on the real `faro` with its window: the BlueZ mock keeps `Discovering` true and
+/// delivers nothing; Faro restarts discovery (the mock's recorded calls), the status line says the Bluetooth hears
+/// nothing, and a beacon heard again clears it (docs/monitoring.md). No logind runs on this desktop's system bus.
+@Suite("A scanner that goes quiet", .serialized)
+struct QuietScannerTests {
+    @Test func discoveryIsRestartedTheStatusLineSaysSoAndABeaconHeardAgainClearsIt() throws {
+        let desktop = try BackgroundMonitoringTests.Desktop()
+        try desktop.notificationServer(actions: true)
+        try desktop.mock(
+            "org.bluez",
+            ["--system", "--template", Paths.packageRoot + "/Tests/FaroBluetoothTests/Templates/bluez_faro.py"])
+        try desktop.gdbus("org.bluez", "/", "org.bluez.Mock.AddAdapter", ["hci0", "Faro test"])
+        var env = desktop.environment
+        env["FARO_WATCHDOG_SILENCE_SECONDS"] = "1"
+        env["G_MESSAGES_DEBUG"] = "faro"
+        let app = try ChildProcess(
+            Paths.executable("faro"), ["--source", "bluez", "--no-tray", "--backend", desktop.backend.url],
+            environment: env)
+        defer { _ = BackgroundMonitoringTests.stop(app) }
+        try desktop.waitForApp(app)
+        func calls(_ method: String) throws -> Int {
+            (try desktop.desktop(["calls", "--system", "org.bluez", "/org/bluez/hci0", method]) as? [Any] ?? []).count
+        }
+        func texts() throws -> [String] { try desktop.desktop(["texts"]) as? [String] ?? [] }
+        func advertise(for seconds: Double = 15, until done: () throws -> Bool) -> Bool {
+            SleepAndClockTests.eventually(seconds) {
+                try desktop.gdbus(
+                    "org.bluez", "/", "org.bluez.Mock.Advertise",
+                    [
+                        "hci0", "C0:FF:EE:00:00:01", SleepAndClockTests.uuid, "uint16 100", "uint16 1", "byte 197",
+                        "int16 -60",
+                    ])
+                return try done()
+            }
+        }
+        let quiet = "Bluetooth has received nothing for 1 min"
+
+        #expect(SleepAndClockTests.eventually { try calls("StartDiscovery") == 1 })
+        try desktop.gdbus(
+            "org.bluez", "/", "org.bluez.Mock.AddBeacon",
+            ["hci0", "C0:FF:EE:00:00:01", SleepAndClockTests.uuid, "uint16 100", "uint16 1", "byte 197", "int16 -60"])
+        #expect(advertise { try texts().contains { $0.contains("Café La Parroquia") } }, "\(app.stderr)")
+        // A few seconds of traffic, then silence while Discovering stays true.
+        _ = advertise(for: 3) { false }
+        #expect(SleepAndClockTests.eventually(20) { try calls("StopDiscovery") >= 1 && calls("StartDiscovery") >= 2 })
+        #expect(SleepAndClockTests.eventually { try texts().contains(quiet) }, "\((try? texts()) ?? [])")
+
+        // Heard again: the status line no longer says so.
+        #expect(advertise { try !texts().contains(quiet) })
+        // It backed off: never more restarts than the doubling waits allow (1, 2, 4, 8 … s of silence apart).
+        #expect(try calls("StopDiscovery") <= 4)
+        // Without logind the debug log says once that sleep is not followed.
+        let said = app.stderr.components(separatedBy: "sleep and resume are not followed").count - 1
+        #expect(said == 1, "\(app.stderr)")
+    }
+}
+
 extension RequiredTool {
     /// libfaketime, for a wall clock that jumps as a suspend makes it jump.
     static let faketime = RequiredTool.executable("/usr/bin/faketime", package: "faketime")

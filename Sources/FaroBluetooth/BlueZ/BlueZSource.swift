@@ -491,7 +491,7 @@ public final class BlueZSource: AdvertisementSource {
             report(hasScanned ? .resumed(adapter: adapterName) : .scanning(adapter: adapterName))
         }
         hasScanned = true
-        startWatchdogTimer()
+        scheduleWatchdog()
     }
 
     // MARK: - The quiet-scanner watchdog (docs/monitoring.md)
@@ -505,16 +505,27 @@ public final class BlueZSource: AdvertisementSource {
         if wasQuiet, discovery == .active, let path = tracker.adapterPath {
             report(.resumed(adapter: BlueZDeviceTracker.adapterName(fromPath: path)))
         }
+        scheduleWatchdog()
     }
 
-    private func startWatchdogTimer() {
-        guard let configuration = options.watchdog, watchdogTimer == 0 else { return }
-        let seconds = max(0.05, min(configuration.minimumSilence / 4, 5))
+    /// One timer at a time, for when the silence would become a fault (a reading meanwhile only moves that time:
+    /// the timer finds nothing due and is set again), and once a minute while quiet for the status. Without
+    /// traffic there is no timer at all.
+    private func scheduleWatchdog() {
+        guard watchdogTimer == 0, discovery == .active, let watchdog, let due = watchdog.nextActionAt else { return }
+        let now = clock()
+        var at = due
+        if let silence = watchdog.silence(at: now) {
+            at = min(at, now + 60 - silence.truncatingRemainder(dividingBy: 60))
+        }
+        let seconds = min(max(at - now, 0.01), 3600)
         watchdogTimer = MainContextSources.addTimeout(milliseconds: UInt32(seconds * 1000), context: context) {
             [weak self] in
             guard let self else { return false }
+            self.watchdogTimer = 0
             self.checkWatchdog()
-            return true
+            self.scheduleWatchdog()
+            return false
         }
     }
 

@@ -46,7 +46,8 @@ public struct ScanWatchdog: Sendable {
     private static let maximumKept = 256
     /// The silence that counts as a fault, fixed at the last reading from the traffic before it.
     private var threshold: Double?
-    private var nextActionAt: Double?
+    /// When the silence becomes a fault, or the next action is due (nil without traffic to judge).
+    public private(set) var nextActionAt: Double?
     /// Actions taken since the last reading.
     public private(set) var actions = 0
     /// The last reading, if any.
