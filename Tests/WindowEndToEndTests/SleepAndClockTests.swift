@@ -65,9 +65,10 @@ struct SleepAndClockTests {
         let clock: FakeWallClock
         private(set) var app: ChildProcess?
 
-        init() throws {
+        /// `backendArguments` go to the desktop's faro-backend (`--fail-body-containing Veneno` …).
+        init(backendArguments: [String] = []) throws {
             try RequiredTool.faketime.require()
-            desktop = try Desktop()
+            desktop = try Desktop(backendArguments: backendArguments)
             try desktop.notificationServer(actions: true)
             try desktop.mock("org.freedesktop.login1", ["--system", "--template", "logind"])
             try desktop.mock(
@@ -236,6 +237,26 @@ struct SleepAndClockTests {
         let left = try #require(visit.left)
         #expect(left >= visit.entered)
         #expect(left - visit.entered < 60)
+    }
+
+    @Test func aClockSteppedBackNeitherHastensNorHoldsTheOutboxsRetries() throws {
+        // A row the backend refuses with 500 every time: retried 2 s, 4 s, 8 s … apart (half of each jittered).
+        let machine = try Machine(backendArguments: ["--fail-body-containing", "Veneno"])
+        let row = try FieldTests.registered(machine.desktop, "Veneno SA")
+        try machine.start()
+        let app = try #require(machine.app)
+        func attempts() -> Int { (try? FieldTests.attempts(of: row, in: machine.desktop)) ?? -1 }
+        #expect(Self.eventually(30) { attempts() >= 2 }, "\(app.stderr)")
+        let second = Date()
+        let before = attempts()
+
+        // Two hours back right after a failed attempt: the next one comes after its backoff (at least 2 s for the
+        // third attempt), not at once, and not two hours later.
+        try machine.clock.set("-2h")
+        #expect(Self.eventually(30) { attempts() > before }, "no retry after the clock was set back")
+        let waited = Date().timeIntervalSince(second)
+        #expect(waited >= 1, "retried \(waited) s after the previous attempt")
+        #expect(app.process.isRunning)
     }
 }
 
