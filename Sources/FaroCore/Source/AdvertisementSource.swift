@@ -46,7 +46,8 @@ public enum SourceState: Sendable, Equatable, CustomStringConvertible {
         case .finished:
             return "the recording has ended"
         case .quiet(let adapter, let minutes):
-            return "\(adapter) has heard nothing for \(minutes) min while discovering; restarting discovery"
+            let time = minutes < 1 ? "under a minute" : "\(minutes) min"
+            return "\(adapter) has heard nothing for \(time) while discovering; restarting discovery"
         }
     }
 }

@@ -238,7 +238,14 @@ public final class FaroApplication {
 
     // MARK: the window
 
-    private func showBeacons() { windows.showBeacons() }
+    private func showBeacons() {
+        let opening = windows.window == nil
+        windows.showBeacons()
+        // A window opened while the scanner hears nothing says so from the start.
+        if opening, let text = BeaconListViewModel.statusText(monitoring.scannerState, localize: I18n.localizer) {
+            windows.window?.setStatus(text)
+        }
+    }
 
     private func openPlace(_ place: CatalogPlace) { windows.open(place) }
 
