@@ -536,9 +536,6 @@ public final class BlueZSource: AdvertisementSource {
         }
     }
 
-    /// Forgets the traffic heard so far (after the machine slept, or when the caller knows the air changed).
-    public func resetWatchdog() { watchdog?.reset() }
-
     private func checkWatchdog() {
         guard discovery == .active, let connection, let path = tracker.adapterPath, serviceOwner != nil else { return }
         let now = clock()

@@ -202,6 +202,11 @@ public final class FaroApplication {
             actions?.setMonitoring(scanning)
             trayIcon?.setMonitoring(scanning)
             self.scanning = scanning
+            if !scanning, showsQuietScanner {
+                // A stopped scanner is not a quiet one.
+                windows.window?.setStatus(nil)
+                showsQuietScanner = false
+            }
         case .list(let list):
             windows.window?.beacons.show(list)
         case .nearby(let catalogued):
