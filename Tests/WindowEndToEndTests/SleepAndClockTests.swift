@@ -260,9 +260,10 @@ struct SleepAndClockTests {
     }
 }
 
-/// The quiet-scanner watchdog on the real `faro` with its window: the BlueZ mock keeps `Discovering` true and
-/// delivers nothing; Faro restarts discovery (the mock's recorded calls), the status line says the Bluetooth hears
-/// nothing, and a beacon heard again clears it (docs/monitoring.md). No logind runs on this desktop's system bus.
+/// The quiet-scanner watchdog on the real `faro` with its window, in Spanish: the BlueZ mock keeps `Discovering`
+/// true and delivers nothing; Faro restarts discovery (the mock's recorded calls), the status line says the
+/// Bluetooth hears nothing, and a beacon heard again clears it (docs/monitoring.md). No logind runs on this
+/// desktop's system bus.
 @Suite("A scanner that goes quiet", .serialized)
 struct QuietScannerTests {
     @Test func discoveryIsRestartedTheStatusLineSaysSoAndABeaconHeardAgainClearsIt() throws {
@@ -275,6 +276,10 @@ struct QuietScannerTests {
         var env = desktop.environment
         env["FARO_WATCHDOG_SILENCE_SECONDS"] = "1"
         env["G_MESSAGES_DEBUG"] = "faro"
+        // In Spanish, as the status line reads for its users (the test locales of scripts/make-locales.sh).
+        env["LANG"] = "es_MX.UTF-8"
+        env["LANGUAGE"] = "es"
+        env["LOCPATH"] = Paths.packageRoot + "/build/locales"
         let app = try ChildProcess(
             Paths.executable("faro"), ["--source", "bluez", "--no-tray", "--backend", desktop.backend.url],
             environment: env)
@@ -295,7 +300,7 @@ struct QuietScannerTests {
                 return try done()
             }
         }
-        let quiet = "Bluetooth has received nothing for 1 min"
+        let quiet = "El Bluetooth no recibe nada desde hace 1 min"
 
         #expect(SleepAndClockTests.eventually { try calls("StartDiscovery") == 1 })
         try desktop.gdbus(
