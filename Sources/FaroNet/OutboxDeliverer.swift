@@ -45,7 +45,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
 
     public init(
         databasePath: String, configuration: BackendConfiguration, schedule: BackoffSchedule = .background,
-        clock: any OutboxClock = SystemOutboxClock(), idleRecheck: Double = 30,
+        clock: any OutboxClock = SteadyOutboxClock(), idleRecheck: Double = 30,
         policy: OutboxRetryPolicy = OutboxRetryPolicy(),
         onStatus: @escaping @Sendable (Status) -> Void = { _ in }
     ) {

@@ -27,6 +27,8 @@ public enum ScannerState: Equatable, Sendable {
     case noAdapter
     case paused
     case unavailable(String)
+    /// Discovering, but nothing at all heard for `minutes`: the watchdog is restarting discovery.
+    case quiet(minutes: Int)
 }
 
 /// The beacon list's state: rows nearest first, and an empty-state message when there are none.
@@ -50,10 +52,17 @@ public struct BeaconListViewModel: Equatable, Sendable {
         self.emptyDetail = emptyDetail
     }
 
+    /// The status line's words for `state`, when it has any: a scanner that hears nothing ("El Bluetooth no recibe
+    /// nada desde hace 3 min", at least 1 min).
+    public static func statusText(_ state: ScannerState, localize: Localizer) -> String? {
+        guard case .quiet(let minutes) = state else { return nil }
+        return localize.format("Bluetooth has received nothing for %@ min", String(max(1, minutes)))
+    }
+
     /// The empty state's title and detail for `state`.
     public static func emptyTexts(_ state: ScannerState, localize: Localizer) -> (title: String, detail: String) {
         switch state {
-        case .scanning:
+        case .scanning, .quiet:
             return (
                 localize("Looking for beacons…"),
                 localize("Places with beacons appear here when you are near them.")

@@ -60,6 +60,8 @@ public enum MonitoringUpdate: Sendable {
     case nearby(catalogued: Int)
     /// A zone-entry notification to show, or to update in place.
     case notify(ZoneNotification)
+    /// What the scanner is doing changed (the status line says when it hears nothing).
+    case scanner(ScannerState)
 }
 
 /// Background monitoring, without any display: it starts and stops the scanner as the user's preference says
@@ -81,6 +83,10 @@ public final class MonitoringService {
     private var planner: ZoneNotificationPlanner
     private var resumeToken: UInt32?
     private var listWanted = false
+    /// Wall-clock time of the last sighting (a visit open at a sleep ends there).
+    private var lastSightingAt: Double?
+    /// Between `prepareForSleep` and `resumedFromSleep`.
+    public private(set) var asleep = false
     /// Follows changes made from outside while Faro runs (`gsettings set io.github.faro.Faro monitoring false`).
     private var settingsObservation: SettingsObservation?
 
@@ -148,7 +154,7 @@ public final class MonitoringService {
         plan = MonitoringPlan(preference, at: now)
         environment.settings.setString(SettingsKey.monitoring, plan.preference.storedValue)
         if plan.scanning {
-            if source == nil { startScanning() }
+            if source == nil, !asleep { startScanning() }
             if scannerState == .paused { scannerState = .scanning }
         } else {
             stopScanning()
@@ -231,7 +237,8 @@ public final class MonitoringService {
         }
     }
 
-    private func stopScanning() {
+    /// `leavingAt`: when the open visits end (now, unless the machine is about to sleep).
+    private func stopScanning(leavingAt: Double? = nil) {
         // Kept alive until it has stopped: the BlueZ source's StopDiscovery answers later.
         let stopping = source
         stopping?.stop { _ = stopping }
@@ -239,14 +246,39 @@ public final class MonitoringService {
         // Nothing is known to be in range any more: the next sighting after a resume is an entry again
         // (announced only outside the cool-down), and the next source's clock starts afresh.
         runner?.reset()
-        environment.visits?.leftAll(at: environment.wallClock())
+        environment.visits?.leftAll(at: leavingAt ?? environment.wallClock())
+        lastSightingAt = nil
         onUpdate?(.nearby(catalogued: 0))
+    }
+
+    // MARK: sleep (docs/monitoring.md, "Sleep and resume")
+
+    /// The machine is about to sleep: scanning stops, and every open visit ends at the last sighting before the
+    /// sleep (never later than now), so no visit includes time asleep. Nothing is announced or exited for it.
+    public func prepareForSleep() {
+        guard !asleep else { return }
+        asleep = true
+        guard source != nil else { return }
+        let now = environment.wallClock()
+        stopScanning(leavingAt: min(now, lastSightingAt ?? now))
+    }
+
+    /// The machine woke up: scanning starts again (a new discovery) if monitoring is on, a pause that ended during
+    /// the sleep ends now, and every place counts as not yet seen: a place is entered again only when its beacon
+    /// is heard, and announced only outside its cool-down.
+    public func resumedFromSleep() {
+        guard asleep else { return }
+        asleep = false
+        let wanted = MonitoringPreference(storedValue: environment.settings.string(SettingsKey.monitoring))
+            .normalized(at: environment.wallClock())
+        apply(wanted)
     }
 
     private func handle(_ event: SourceEvent) {
         switch event {
         case .sighting(let sighting):
-            guard plan.scanning else { return }
+            guard plan.scanning, !asleep else { return }
+            lastSightingAt = environment.wallClock()
             session().observe(sighting)
             sightingTap?(sighting)
             if !environment.places.index.contains(sighting.beacon.identity) {
@@ -257,9 +289,11 @@ public final class MonitoringService {
             // The adapter in use may have changed: its offset applies.
             if case .scanning = state { reloadCalibration() }
             sessionInputsChanged()
+            onUpdate?(.scanner(scannerState))
         case .failed(let error):
             scannerState = .unavailable(error.description)
             sessionInputsChanged()
+            onUpdate?(.scanner(scannerState))
         }
     }
 
@@ -301,6 +335,7 @@ public final class MonitoringService {
         case .scanning, .resumed, .finished: return .scanning
         case .poweredOff: return .bluetoothOff
         case .adapterMissing: return .noAdapter
+        case .quiet(_, let minutes): return .quiet(minutes: minutes)
         case .waitingForService, .serviceGone, .accessDenied: return .unavailable(state.description)
         }
     }

@@ -27,6 +27,10 @@ public struct DeviceProperties: Sendable, Equatable {
         self.invalidated = invalidated
         self.malformed = malformed
     }
+
+    /// Whether the message reports a received advertisement (an RSSI or manufacturer data), not only a change of
+    /// state such as the RSSI cleared when a discovery ends.
+    public var isAdvertisement: Bool { rssi != nil || manufacturerData != nil }
 }
 
 /// BlueZ's devices as Faro follows them: turns `InterfacesAdded`, `PropertiesChanged` and `InterfacesRemoved` for

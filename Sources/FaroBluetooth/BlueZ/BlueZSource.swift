@@ -56,12 +56,19 @@ public final class BlueZSource: AdvertisementSource {
         public var rssiFloor: Int16
         /// The bus to use; nil is the system bus (`$DBUS_SYSTEM_BUS_ADDRESS` or the standard socket).
         public var busAddress: String?
+        /// The quiet-scanner watchdog's settings; nil switches it off. It power-cycles the adapter only with
+        /// `powerOn`.
+        public var watchdog: ScanWatchdogConfiguration?
 
-        public init(adapter: String? = nil, powerOn: Bool = false, rssiFloor: Int16 = -127, busAddress: String? = nil) {
+        public init(
+            adapter: String? = nil, powerOn: Bool = false, rssiFloor: Int16 = -127, busAddress: String? = nil,
+            watchdog: ScanWatchdogConfiguration? = ScanWatchdogConfiguration()
+        ) {
             self.adapter = adapter
             self.powerOn = powerOn
             self.rssiFloor = rssiFloor
             self.busAddress = busAddress
+            self.watchdog = watchdog
         }
     }
 
@@ -73,10 +80,15 @@ public final class BlueZSource: AdvertisementSource {
         public var sightings = 0
         /// Messages dropped because a value was malformed.
         public var rejected = 0
+        /// Discovery restarts the watchdog asked for.
+        public var discoveryRestarts = 0
+        /// Adapter power cycles the watchdog asked for.
+        public var powerCycles = 0
     }
 
-    /// Where Faro's own discovery request on the chosen adapter stands.
-    private enum Discovery { case none, starting, active }
+    /// Where Faro's own discovery request on the chosen adapter stands (`restarting`: stopped by the watchdog, to
+    /// be started again when bluetoothd answers).
+    private enum Discovery { case none, starting, active, restarting }
 
     static let service = "org.bluez"
     static let adapterInterface = "org.bluez.Adapter1"
@@ -116,11 +128,14 @@ public final class BlueZSource: AdvertisementSource {
     private var powerRequested = false
     private var hasScanned = false
     private var lastState: SourceState?
+    private var watchdog: ScanWatchdog?
+    private var watchdogTimer: UInt32 = 0
 
     /// A source with `options`; `clock` stamps sightings (monotonic seconds by default).
     public init(options: Options = Options(), clock: (() -> Double)? = nil) {
         self.options = options
         self.clock = clock ?? GLibMainLoop.monotonicSeconds
+        watchdog = options.watchdog.map { ScanWatchdog(configuration: $0) }
     }
 
     deinit {
@@ -296,6 +311,7 @@ public final class BlueZSource: AdvertisementSource {
                 adapterChanged = true
             } else if name == BlueZSource.deviceInterface {
                 let device = BlueZVariant.deviceProperties(properties)
+                if device.isAdvertisement { heardSomething() }
                 if let sighting = tracker.added(path: path, properties: device, at: clock()) { deliver(sighting) }
             }
         }
@@ -345,6 +361,7 @@ public final class BlueZSource: AdvertisementSource {
                 g_variant_unref(list)
             }
             let device = BlueZVariant.deviceProperties(changes, invalidated: invalidated)
+            if device.isAdvertisement { heardSomething() }
             if let sighting = tracker.changed(path: String(cString: path), properties: device, at: clock()) {
                 deliver(sighting)
             }
@@ -470,8 +487,92 @@ public final class BlueZSource: AdvertisementSource {
 
     private func discoveryStarted(_ adapterName: String) {
         discovery = .active
-        report(hasScanned ? .resumed(adapter: adapterName) : .scanning(adapter: adapterName))
+        if watchdog?.silence(at: clock()) == nil {
+            report(hasScanned ? .resumed(adapter: adapterName) : .scanning(adapter: adapterName))
+        }
         hasScanned = true
+        scheduleWatchdog()
+    }
+
+    // MARK: - The quiet-scanner watchdog (docs/monitoring.md)
+
+    /// bluetoothd reported an advertisement (an RSSI or advertising data; not an RSSI cleared at the end of a
+    /// discovery): the scanner hears.
+    private func heardSomething() {
+        guard watchdog != nil else { return }
+        let wasQuiet = watchdog?.silence(at: clock()) != nil
+        watchdog?.heard(at: clock())
+        if wasQuiet, discovery == .active, let path = tracker.adapterPath {
+            report(.resumed(adapter: BlueZDeviceTracker.adapterName(fromPath: path)))
+        }
+        scheduleWatchdog()
+    }
+
+    /// One timer at a time, for when the silence would become a fault (a reading meanwhile only moves that time:
+    /// the timer finds nothing due and is set again), and once a minute while quiet for the status. Without
+    /// traffic there is no timer at all.
+    private func scheduleWatchdog() {
+        guard watchdogTimer == 0, discovery == .active, let watchdog, let due = watchdog.nextActionAt else { return }
+        let now = clock()
+        var at = due
+        if let silence = watchdog.silence(at: now) {
+            at = min(at, now + 60 - silence.truncatingRemainder(dividingBy: 60))
+        }
+        let seconds = min(max(at - now, 0.01), 3600)
+        watchdogTimer = MainContextSources.addTimeout(milliseconds: UInt32(seconds * 1000), context: context) {
+            [weak self] in
+            guard let self else { return false }
+            self.watchdogTimer = 0
+            self.checkWatchdog()
+            self.scheduleWatchdog()
+            return false
+        }
+    }
+
+    private func stopWatchdogTimer() {
+        if watchdogTimer != 0 {
+            MainContextSources.remove(watchdogTimer, context: context)
+            watchdogTimer = 0
+        }
+    }
+
+    private func checkWatchdog() {
+        guard discovery == .active, let connection, let path = tracker.adapterPath, serviceOwner != nil else { return }
+        let now = clock()
+        let action = watchdog?.check(at: now, canPowerCycle: options.powerOn)
+        let adapterName = BlueZDeviceTracker.adapterName(fromPath: path)
+        if let silence = watchdog?.silence(at: now) {
+            report(.quiet(adapter: adapterName, minutes: Int(silence / 60)))
+        }
+        switch action {
+        case nil:
+            return
+        case .restartDiscovery:
+            counters.discoveryRestarts += 1
+            discovery = .restarting
+            let expected = generation
+            DBusClient.call(
+                connection, destination: BlueZSource.service, path: path,
+                interface: BlueZSource.adapterInterface, method: "StopDiscovery", timeoutMilliseconds: 5000
+            ) { [weak self] _ in
+                // Started again whatever the answer: a refused stop leaves discovery on, and StartDiscovery's
+                // InProgress counts as done.
+                guard let self, self.generation == expected, self.discovery == .restarting else { return }
+                self.discovery = .none
+                self.reconcile()
+            }
+        case .powerCycle:
+            counters.powerCycles += 1
+            // Powered false: adapterChanged sees it and reconcile powers the adapter on again (`powerOn`).
+            let expected = generation
+            DBusClient.call(
+                connection, destination: BlueZSource.service, path: path,
+                interface: "org.freedesktop.DBus.Properties", method: "Set", parameters: BlueZVariant.powerOn(false)
+            ) { [weak self] r in
+                guard let self, self.generation == expected, case .failure(let f) = r else { return }
+                self.handleFailure(f, during: "powering \(adapterName) off")
+            }
+        }
     }
 
     private func handleFailure(_ failure: DBusFailure, during operation: String) {
@@ -523,6 +624,7 @@ public final class BlueZSource: AdvertisementSource {
 
     private func teardown() {
         handler = nil
+        stopWatchdogTimer()
         if let cancellable {
             cancellable.cancel()
             self.cancellable = nil

@@ -106,11 +106,11 @@ enum BlueZVariant {
         return tuple.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
     }
 
-    /// The arguments of `Properties.Set("org.bluez.Adapter1", "Powered", <true>)`.
-    static func powerOn() -> OpaquePointer? {
+    /// The arguments of `Properties.Set("org.bluez.Adapter1", "Powered", <on>)`.
+    static func powerOn(_ on: Bool = true) -> OpaquePointer? {
         var items: [OpaquePointer?] = [
             g_variant_new_string("org.bluez.Adapter1"), g_variant_new_string("Powered"),
-            g_variant_new_variant(g_variant_new_boolean(1)),
+            g_variant_new_variant(g_variant_new_boolean(on ? 1 : 0)),
         ]
         return items.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
     }

@@ -17,6 +17,9 @@ public enum SourceState: Sendable, Equatable, CustomStringConvertible {
     case accessDenied(detail: String)
     /// A recorded source played everything it had.
     case finished
+    /// Discovery runs on this adapter but nothing at all has been heard for `minutes` (whole minutes); the
+    /// watchdog is restarting discovery (docs/monitoring.md).
+    case quiet(adapter: String, minutes: Int)
 
     public var description: String {
         switch self {
@@ -42,6 +45,9 @@ public enum SourceState: Sendable, Equatable, CustomStringConvertible {
                 + "your user to use Bluetooth (often the 'bluetooth' group), or use --source hci or --source demo"
         case .finished:
             return "the recording has ended"
+        case .quiet(let adapter, let minutes):
+            let time = minutes < 1 ? "under a minute" : "\(minutes) min"
+            return "\(adapter) has heard nothing for \(time) while discovering; restarting discovery"
         }
     }
 }

@@ -147,6 +147,52 @@ public enum DBusClient {
             }, Reply.retained(reply))
     }
 
+    /// Calls a method whose reply carries one file descriptor (logind's `Inhibit` returns `(h)`) without blocking;
+    /// `reply` gets the descriptor, which the caller now owns and closes, or the error. A reply of another type, or
+    /// without the descriptor, is a failure.
+    public static func callTakingDescriptor(
+        _ connection: OpaquePointer, destination: String, path: String, interface: String,
+        method: String, parameters: OpaquePointer? = nil, timeoutMilliseconds: Int32 = 25_000,
+        _ reply: @escaping (Result<Int32, DBusFailure>) -> Void
+    ) {
+        typealias Reply = GLibClosure<Result<Int32, DBusFailure>, Void>
+        g_dbus_connection_call_with_unix_fd_list(
+            connection, destination, path, interface, method, parameters, nil,
+            G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, nil,
+            { source, result, data in
+                guard let data else { return }
+                var error: UnsafeMutablePointer<GError>?
+                var list: UnsafeMutablePointer<GUnixFDList>?
+                guard
+                    let value = g_dbus_connection_call_with_unix_fd_list_finish(
+                        OpaquePointer(source), &list, result, &error)
+                else {
+                    Reply.callOnce(data, .failure(DBusFailure(consuming: error)))
+                    return
+                }
+                defer {
+                    g_variant_unref(value)
+                    if let list { g_object_unref(UnsafeMutableRawPointer(list)) }
+                }
+                var fd: Int32 = -1
+                if GVariantReading.has(value, type: "(h)"), let list, let handle = g_variant_get_child_value(value, 0) {
+                    let index = g_variant_get_handle(handle)
+                    g_variant_unref(handle)
+                    fd = g_unix_fd_list_get(list, index, nil)  // a duplicate the caller owns
+                }
+                if fd >= 0 {
+                    Reply.callOnce(data, .success(fd))
+                } else {
+                    Reply.callOnce(
+                        data,
+                        .failure(
+                            DBusFailure(
+                                name: "org.freedesktop.DBus.Error.InvalidArgs",
+                                message: "the reply \(GVariantReading.typeString(value)) carries no descriptor")))
+                }
+            }, Reply.retained(reply))
+    }
+
     /// Calls a method and waits for the reply (for one-off checks and tests, never in the UI); release the reply
     /// with `GVariantReading.release`. With `replyType` (`(a{oa{sa{sv}}})`), GDBus itself refuses a reply of any
     /// other type (a failure whose message names both types); `autoStart` false does not let the bus start the

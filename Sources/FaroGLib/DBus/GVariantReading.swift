@@ -111,9 +111,10 @@ public enum GVariantReading {
         }
     }
 
-    /// A tuple of one string (`NameHasOwner("org.bluez")`), as a floating reference consumed by the call.
-    public static func stringTuple(_ text: String) -> OpaquePointer? {
-        var items: [OpaquePointer?] = [g_variant_new_string(text)]
+    /// A tuple of strings (`NameHasOwner("org.bluez")`, logind's `Inhibit("sleep", "Faro", why, "delay")`), as a
+    /// floating reference consumed by the call.
+    public static func stringTuple(_ texts: String...) -> OpaquePointer? {
+        var items: [OpaquePointer?] = texts.map { g_variant_new_string($0) }
         return items.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
     }
 

@@ -27,6 +27,10 @@ public final class FaroApplication {
     /// Started with `--background` (the autostart entry): the first activation opens no window.
     private var startHidden = false
     private let launchWork: LaunchWork
+    /// Whether the status line shows that the scanner hears nothing.
+    private var showsQuietScanner = false
+    /// logind's sleep and resume (nil when not followed).
+    private var sleepWatch: SleepWatch?
 
     public init(environment: GUIEnvironment) {
         I18n.setUp()
@@ -80,6 +84,7 @@ public final class FaroApplication {
         defer { for p in argv { free(p) } }
         let status = g_application_run(cast(app), Int32(argv.count), &argv)
         monitoring.stop()
+        sleepWatch?.stop()
         return status
     }
 
@@ -149,7 +154,27 @@ public final class FaroApplication {
         }
         followSettings()
         monitoring.start()
+        followSleep()
         launchWork.armFallback()
+    }
+
+    /// Sleep and resume (docs/monitoring.md): before a sleep, visits end and the store is written out, then the
+    /// delay lock goes; after it, scanning starts anew and the catalog syncs if due.
+    private func followSleep() {
+        guard environment.followsSleep else { return }
+        let watch = SleepWatch()
+        watch.onPrepareForSleep = { [weak self] sleeping in
+            guard let self else { return }
+            if sleeping {
+                self.monitoring.prepareForSleep()
+                self.environment.beforeSleep?()
+            } else {
+                self.monitoring.resumedFromSleep()
+                self.environment.afterResume?()
+            }
+        }
+        watch.start()
+        sleepWatch = watch
     }
 
     private func activate() {
@@ -177,6 +202,11 @@ public final class FaroApplication {
             actions?.setMonitoring(scanning)
             trayIcon?.setMonitoring(scanning)
             self.scanning = scanning
+            if !scanning, showsQuietScanner {
+                // A stopped scanner is not a quiet one.
+                windows.window?.setStatus(nil)
+                showsQuietScanner = false
+            }
         case .list(let list):
             windows.window?.beacons.show(list)
         case .nearby(let catalogued):
@@ -184,6 +214,11 @@ public final class FaroApplication {
             nearby = catalogued
         case .notify(let notification):
             notifier?.show(notification)
+        case .scanner(let state):
+            // The status line names a scanner that hears nothing, and is cleared when it hears again.
+            let text = BeaconListViewModel.statusText(state, localize: I18n.localizer)
+            if text != nil || showsQuietScanner { windows.window?.setStatus(text) }
+            showsQuietScanner = text != nil
         }
     }
 
@@ -208,7 +243,14 @@ public final class FaroApplication {
 
     // MARK: the window
 
-    private func showBeacons() { windows.showBeacons() }
+    private func showBeacons() {
+        let opening = windows.window == nil
+        windows.showBeacons()
+        // A window opened while the scanner hears nothing says so from the start.
+        if opening, let text = BeaconListViewModel.statusText(monitoring.scannerState, localize: I18n.localizer) {
+            windows.window?.setStatus(text)
+        }
+    }
 
     private func openPlace(_ place: CatalogPlace) { windows.open(place) }
 

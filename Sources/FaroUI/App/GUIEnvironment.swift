@@ -51,6 +51,12 @@ public struct GUIEnvironment {
     /// What the first frame does not need (the app key read, the catalog's worker, the outbox): run once, after the
     /// main window's first frame, at once without a window, or 2 s after start-up at the latest (`LaunchWork`).
     public var afterFirstFrame: (@MainActor () -> Void)?
+    /// Whether to follow logind's sleep and resume (docs/monitoring.md).
+    public var followsSleep = true
+    /// Before the machine sleeps, after monitoring closed the visits: write out what the store holds.
+    public var beforeSleep: (@MainActor () -> Void)?
+    /// After the machine woke up, once scanning restarted: sync the catalog if it is due.
+    public var afterResume: (@MainActor () -> Void)?
 
     public init(
         makeSource: @escaping @MainActor () -> any AdvertisementSource, places: any PlaceDirectory,

@@ -81,7 +81,8 @@ enum GUICommand {
             case "bluez":
                 // --adapter, else the adapter chosen in Preferences, else the first powered one.
                 let chosen = adapter ?? settings.string(SettingsKey.adapter)
-                return BlueZSource(options: BlueZSource.Options(adapter: chosen, powerOn: false))
+                return BlueZSource(
+                    options: BlueZSource.Options(adapter: chosen, powerOn: false, watchdog: GUICommand.watchdog()))
             case "hci": return HCISource(device: device)
             default: return ReplaySource(records: records, name: name, loops: name == "demo", speed: speed)
             }
@@ -158,6 +159,10 @@ enum GUICommand {
         }
         // The keyring, the catalog's first pull, the outbox and the network watch start behind the window's first
         // frame (LaunchWork): the start pulls the catalog anyway, and the watch is only for the network coming back.
+        // A sleep: the WAL is copied into the database file (what is written survives a battery running out); a
+        // resume: the catalog pulls if a pull fell due while asleep.
+        environment.beforeSleep = { _ = try? database.connection.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+        environment.afterResume = { catalog.service.resumedFromSleep() }
         environment.afterFirstFrame = {
             appKey?.start()
             deliverer?.start()
@@ -180,6 +185,20 @@ enum GUICommand {
 }
 
 extension GUICommand {
+    /// The quiet-scanner watchdog's settings: the defaults (docs/monitoring.md), or with
+    /// `FARO_WATCHDOG_SILENCE_SECONDS` a shorter silence, for tests and the soak.
+    static func watchdog() -> ScanWatchdogConfiguration {
+        var configuration = ScanWatchdogConfiguration()
+        if let text = ProcessInfo.processInfo.environment["FARO_WATCHDOG_SILENCE_SECONDS"], let seconds = Double(text),
+            seconds > 0
+        {
+            configuration.minimumSilence = seconds
+            configuration.trafficWindow = max(seconds, 5)
+            configuration.maximumWait = max(seconds * 8, 60)
+        }
+        return configuration
+    }
+
     /// The window's catalog: the local copy at once, kept in sync with `configuration`'s backend on the catalog
     /// service's thread (at start, every `catalog-refresh-interval`, when the network is back, soon after an
     /// unknown beacon is seen); its updates reach the window through the main loop.

@@ -11,6 +11,8 @@ What it changes or adds (the stock template in python-dbusmock 0.28.7 has these 
 - Advertise: one PropertiesChanged with RSSI and ManufacturerData, as bluetoothd sends for every report when the
   discovery filter has DuplicateData and an RSSI floor.
 - SetPowered: powers an adapter off or on with the PropertiesChanged bluetoothd sends.
+- StopDiscovery (and powering off) clears each device's RSSI with a PropertiesChanged that invalidates it, as
+  bluetoothd does when a discovery ends: a device it still lists is not a device heard now.
 - EmitRaw: sends a PropertiesChanged with any GVariant text, for devices (and daemons) that send garbage.
 The stock AddDevice, RemoveAdapter and RemoveAdapterWithDevices stay available.
 '''
@@ -50,12 +52,25 @@ def StartDiscovery(adapter):
     _adapter_changed(adapter, {'Discovering': dbus.Boolean(True, variant_level=1)})
 
 
+def _forget_rssi(adapter_path):
+    '''bluetoothd clears each device's RSSI when a discovery ends (RSSI is "only available during discovery").'''
+    for path, obj in list(mockobject.objects.items()):
+        if not path.startswith(adapter_path + '/dev_'):
+            continue
+        props = obj.props.get(DEVICE_IFACE, {})
+        if 'RSSI' in props:
+            del props['RSSI']
+            obj.EmitSignal(PROPS_IFACE, 'PropertiesChanged', 'sa{sv}as',
+                           [DEVICE_IFACE, dbus.Dictionary({}, signature='sv'), ['RSSI']])
+
+
 def StopDiscovery(adapter):
     props = adapter.props[ADAPTER_IFACE]
     if not props['Discovering']:
         raise dbus.exceptions.DBusException('No discovery started', name='org.bluez.Error.Failed')
     props['Discovering'] = dbus.Boolean(False, variant_level=1)
     _adapter_changed(adapter, {'Discovering': dbus.Boolean(False, variant_level=1)})
+    _forget_rssi(adapter.__dbus_object_path__)
 
 
 def SetDiscoveryFilter(adapter, discovery_filter):
@@ -104,10 +119,13 @@ def SetPowered(_self, device_name, powered):
     props = adapter.props[ADAPTER_IFACE]
     props['Powered'] = dbus.Boolean(powered, variant_level=1)
     changes = {'Powered': dbus.Boolean(powered, variant_level=1)}
-    if not powered and props['Discovering']:
+    ended = not powered and props['Discovering']
+    if ended:
         props['Discovering'] = dbus.Boolean(False, variant_level=1)
         changes['Discovering'] = dbus.Boolean(False, variant_level=1)
     _adapter_changed(adapter, changes)
+    if ended:
+        _forget_rssi('/org/bluez/' + device_name)
 
 
 def _ibeacon(uuid_hex, major, minor, power):

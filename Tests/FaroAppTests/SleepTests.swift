@@ -1,0 +1,167 @@
+import FaroApp
+import FaroCore
+import Foundation
+import Testing
+
+/// What the visit recorder was told, in order.
+@MainActor
+final class RecordingVisits: VisitRecorder {
+    enum Call: Equatable {
+        case entered(String, Double)
+        case left(String, Double)
+        case leftAll(Double)
+    }
+    private(set) var calls: [Call] = []
+
+    func entered(regionID: String, place: CatalogPlace, at time: Double) { calls.append(.entered(regionID, time)) }
+    func ranged(regionID: String, distance: Double) {}
+    func left(regionID: String, at time: Double) { calls.append(.left(regionID, time)) }
+    func leftAll(at time: Double) { calls.append(.leftAll(time)) }
+
+    var entries: [Double] { calls.compactMap { if case .entered(_, let t) = $0 { t } else { nil } } }
+}
+
+/// Sleep and resume as logind reports them, on a wall clock that jumps as a suspend makes it jump (the sightings'
+/// monotonic clock does not): visits end at the last sighting before the sleep, the resume raises nothing by
+/// itself, and scanning starts anew (docs/monitoring.md).
+@MainActor
+@Suite("Sleep and resume")
+struct SleepTests {
+    let uuid = BeaconUUID(high: 0xFA20_DE30_0B1E_4C5A, low: 0x9B5E_D3A0_BE0C_0DE1)
+    let source = ScriptedSource()
+    let settings = MemorySettings()
+    let places = TablePlaces()
+    let wall = ManualWallClock(1_800_000_000)
+    let visits = RecordingVisits()
+    let box = UpdateBox()
+    let service: MonitoringService
+
+    @MainActor
+    final class UpdateBox {
+        var updates: [MonitoringUpdate] = []
+        var notifications: [ZoneNotification] {
+            updates.compactMap { if case .notify(let n) = $0 { n } else { nil } }
+        }
+    }
+
+    init() {
+        let source = source
+        let wall = wall
+        var environment = MonitoringEnvironment(
+            makeSource: { source }, settings: settings, places: places, scheduler: ManualScheduler(),
+            hop: { body in Task { @MainActor in body() } }, machineClock: { 0 }, wallClock: { wall.now() },
+            timeZone: TimeZone(identifier: "UTC") ?? .current, localize: .english, autoTick: false)
+        environment.visits = visits
+        service = MonitoringService(environment: environment)
+        let box = box
+        service.onUpdate = { box.updates.append($0) }
+        places.places = [place(1, "Café"), place(2, "Librería")]
+    }
+
+    func place(_ minor: UInt16, _ name: String) -> CatalogPlace {
+        CatalogPlace(
+            identity: BeaconIdentity(uuid: uuid, major: 7, minor: minor), cliente: name, titulo: "Sitio \(minor)",
+            url: "https://example.com/\(minor)")
+    }
+
+    /// A sighting stamped with the source's (monotonic) time.
+    func sight(_ minor: UInt16, at time: Double) {
+        source.emit(
+            .sighting(
+                BeaconSighting(
+                    beacon: IBeacon(uuid: uuid, major: 7, minor: minor, measuredPower: -59),
+                    address: BluetoothAddress(value: UInt64(minor)), rssi: -60, time: time)))
+    }
+
+    func eventually(_ what: String, _ condition: () -> Bool) async {
+        for _ in 0..<500 where !condition() { try? await Task.sleep(for: .milliseconds(10)) }
+        #expect(condition(), "\(what)")
+    }
+
+    @Test func aVisitOpenAtTheSleepEndsAtTheLastSightingAndTheResumeAnnouncesNothing() async {
+        service.start()
+        let start = wall.now()
+        sight(1, at: 10)
+        await eventually("the entry") { visits.entries.count == 1 && box.notifications.count == 1 }
+        wall.advance(by: 20)
+        sight(1, at: 30)
+        let lastSighting = wall.now()
+        wall.advance(by: 15)  // the lid closes 15 s after the last sighting
+        service.prepareForSleep()
+        #expect(visits.calls.last == .leftAll(lastSighting))
+        #expect(!source.isRunning)
+        #expect(service.asleep)
+
+        wall.advance(by: 8 * 3600)  // asleep: the wall clock jumps, the sightings' clock does not
+        let notificationsBefore = box.notifications.count
+        service.resumedFromSleep()
+        #expect(source.isRunning && source.starts == 2)
+        #expect(!service.asleep)
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(box.notifications.count == notificationsBefore, "the resume alone announced nothing")
+        #expect(visits.entries == [start], "no entry without a sighting after the resume")
+
+        // Heard again after the resume: a new visit from now, not announced again inside the cool-down.
+        sight(1, at: 40)
+        await eventually("the new visit") { visits.entries.count == 2 }
+        #expect(visits.entries.last == wall.now())
+        // Another place heard after the resume is announced.
+        sight(2, at: 41)
+        await eventually("the other place's entry") { box.notifications.count == notificationsBefore + 1 }
+        #expect(box.notifications.last?.places.first?.cliente == "Librería")
+        // No visit spans the sleep: the first ended before it, the second began after it.
+        guard case .leftAll(let left)? = visits.calls.first(where: { if case .leftAll = $0 { true } else { false } })
+        else {
+            Issue.record("no visit was closed: \(visits.calls)")
+            return
+        }
+        #expect(left - start == 20)
+    }
+
+    @Test func sightingsBetweenTheSleepAndTheResumeAreIgnored() async {
+        service.start()
+        service.prepareForSleep()
+        sight(1, at: 10)  // a late signal from the stopped source
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(visits.entries.isEmpty)
+        #expect(box.notifications.isEmpty)
+        service.resumedFromSleep()
+        sight(1, at: 11)
+        await eventually("the entry after the resume") { visits.entries.count == 1 }
+    }
+
+    @Test func aSleepWithNothingHeardClosesVisitsNoLaterThanNow() {
+        service.start()
+        wall.advance(by: 5)
+        service.prepareForSleep()
+        #expect(visits.calls.last == .leftAll(wall.now()))
+    }
+
+    @Test func monitoringOffStaysOffAcrossASleepAndAPauseThatEndedAsleepEndsAtTheResume() {
+        settings.values[SettingsKey.monitoring.rawValue] = "off"
+        service.start()
+        service.prepareForSleep()
+        service.resumedFromSleep()
+        #expect(source.starts == 0)
+
+        service.apply(.pausedForAnHour(from: wall.now()))
+        service.prepareForSleep()
+        wall.advance(by: 2 * 3600)
+        service.resumedFromSleep()
+        #expect(source.isRunning)
+        #expect(service.plan.preference == .on)
+    }
+
+    @Test func aScannerThatHearsNothingIsNamedOnTheStatusLine() {
+        service.start()
+        source.emit(.state(.quiet(adapter: "hci0", minutes: 3)))
+        #expect(service.scannerState == .quiet(minutes: 3))
+        guard case .scanner(let state)? = box.updates.last else {
+            Issue.record("no scanner update: \(box.updates)")
+            return
+        }
+        #expect(BeaconListViewModel.statusText(state, localize: .english) == "Bluetooth has received nothing for 3 min")
+        source.emit(.state(.resumed(adapter: "hci0")))
+        #expect(BeaconListViewModel.statusText(service.scannerState, localize: .english) == nil)
+    }
+}
