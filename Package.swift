@@ -83,11 +83,14 @@ let package = Package(
             name: "FaroNet", dependencies: ["FaroCore", "FaroStore", "FaroCurl", "FaroGLib", "CGio"],
             path: "Sources/FaroNet"
         ),
-        .executableTarget(
-            name: "faro-backend",
+        // The local backend: its code in FaroBackend, which `faro` links too (the installed faro-backend is a link to
+        // faro, run under that name); its own executable for SwiftPM builds and the tests.
+        .target(
+            name: "FaroBackend",
             dependencies: ["FaroCore", "FaroStore", "FaroInstall", "FaroCommandLine", "FaroGLib", "CSoup"],
-            path: "Sources/faro-backend"
+            path: "Sources/FaroBackend"
         ),
+        .executableTarget(name: "faro-backend", dependencies: ["FaroBackend"], path: "Sources/faro-backend"),
         // The measurements behind `make bench` (bench/README.md): not part of the shipped `faro`.
         .executableTarget(
             name: "faro-bench", dependencies: ["FaroCore", "FaroApp", "FaroCommandLine", "FaroStore"],
@@ -96,7 +99,8 @@ let package = Package(
         .target(name: "FaroCommandLine", dependencies: ["FaroCore"], path: "Sources/FaroCommandLine"),
         // Settings in GSettings, the app key in the Secret Service (or a 0600 file), the move from SQLite.
         .target(
-            name: "FaroSettings", dependencies: ["FaroApp", "FaroCore", "FaroGLib", "FaroStore", "CSecret"],
+            name: "FaroSettings",
+            dependencies: ["FaroApp", "FaroCore", "FaroGLib", "FaroInstall", "FaroStore", "CSecret"],
             path: "Sources/FaroSettings"
         ),
         // GLib at the C boundary, once: closures owned by GLib, main-context sources, signals, the D-Bus client.
@@ -114,7 +118,7 @@ let package = Package(
             dependencies: [
                 "FaroCore", "FaroGLib", "FaroBluetooth", "FaroStore", "FaroCurl", "FaroNet", "FaroApp", "FaroUI",
                 "FaroWeb",
-                "FaroInstall",
+                "FaroInstall", "FaroBackend",
                 "FaroCommandLine", "FaroSettings",
             ],
             path: "Sources/faro",

@@ -20,6 +20,8 @@ share="$prefix/share"
 version=$(meson introspect --projectinfo "$tmp/build" | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
 
 test -x "$prefix/bin/faro" && test -x "$prefix/bin/faro-backend" || fail "the binaries were not installed"
+# One binary: faro-backend is a link to faro, which runs the backend when started under that name.
+[ "$(readlink "$prefix/bin/faro-backend")" = faro ] || fail "bin/faro-backend is not a link to faro"
 test -f "$share/faro/demo/walk.jsonl" || fail "the demo data was not installed"
 for f in applications/io.github.faro.Faro.desktop dbus-1/services/io.github.faro.Faro.service \
          metainfo/io.github.faro.Faro.metainfo.xml icons/hicolor/scalable/apps/io.github.faro.Faro.svg \

@@ -12,11 +12,12 @@ build=(pkg-config libgtk-3-dev libnotify-dev libbluetooth-dev libsqlite3-dev lib
 # Tests: real peers and tools (private D-Bus + dbusmock, a headless X server, AT-SPI, validators, a Secret Service,
 # the package checker, man, openssl for the HTTPS peer's certificates), the bench's venv, and the text browsers the
 # reader benchmark compares with (w3m, lynx), xdotool for real pointer clicks on the beacon list, openbox, the
-# window manager some UI walks run under (Tests/UI/with-display.sh, FARO_WINDOW_MANAGER), and libfaketime (faketime)
-# for a wall clock that jumps as a suspend makes it jump.
+# window manager some UI walks run under (Tests/UI/with-display.sh, FARO_WINDOW_MANAGER), libfaketime (faketime)
+# for a wall clock that jumps as a suspend makes it jump, and gtk-launch (libgtk-3-bin) to start the installed
+# package from its menu entry as a desktop does.
 test=(dbus dbus-x11 python3 python3-dbusmock python3-venv xvfb x11-utils at-spi2-core python3-dogtail imagemagick
       desktop-file-utils appstream locales sqlite3 curl chromium libxml2-utils systemd gnome-keyring libsecret-tools
-      lintian man-db groff-base openssl xdotool w3m lynx openbox faketime)
+      lintian man-db groff-base openssl xdotool w3m lynx openbox faketime libgtk-3-bin)
 
 wanted=("${build[@]}")
 case "${1:-all}" in

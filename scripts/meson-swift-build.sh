@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Called by meson: builds the Swift package and copies the named products into meson's output folder.
-# Usage: meson-swift-build.sh SWIFT SOURCE_ROOT CONFIGURATION SCRATCH OUTDIR PRODUCT...
+# Called by meson: builds the named products of the Swift package and copies them into meson's output folder; a
+# NAME=PRODUCT argument makes NAME a symbolic link to PRODUCT there instead (faro-backend=faro: faro runs as the
+# backend when started under that name).
+# Usage: meson-swift-build.sh SWIFT SOURCE_ROOT CONFIGURATION SCRATCH OUTDIR PRODUCT|NAME=PRODUCT...
 # FARO_VERSION (meson's project version) must equal the copy the Swift code prints (FaroVersion.swift).
 set -euo pipefail
 swift=$1 root=$2 config=$3 scratch=$4 outdir=$5
@@ -13,10 +15,23 @@ fi
 # Release binaries carry the Swift runtime inside (no libswiftCore & co. to load and relocate at every launch).
 static=()
 [ "$config" = release ] && static=(--static-swift-stdlib)
-"$swift" build --package-path "$root" -c "$config" "${static[@]}" --scratch-path "$scratch" 2>&1 \
-  | grep -v "prohibited flag(s): -pthread" || true
+for product in "$@"; do
+  case $product in
+    *=*) ;;
+    *) "$swift" build --package-path "$root" -c "$config" "${static[@]}" --scratch-path "$scratch" \
+         --product "$product" 2>&1 | grep -v "prohibited flag(s): -pthread" || true ;;
+  esac
+done
 bin=$("$swift" build --package-path "$root" -c "$config" "${static[@]}" --scratch-path "$scratch" --show-bin-path)
 for product in "$@"; do
-  test -x "$bin/$product" || { echo "meson-swift-build: $product was not built" >&2; exit 1; }
-  cp -f "$bin/$product" "$outdir/$product"
+  case $product in
+    *=*)
+      name=${product%%=*} target=${product#*=}
+      ln -sfn "$target" "$outdir/$name"
+      ;;
+    *)
+      test -x "$bin/$product" || { echo "meson-swift-build: $product was not built" >&2; exit 1; }
+      cp -f "$bin/$product" "$outdir/$product"
+      ;;
+  esac
 done

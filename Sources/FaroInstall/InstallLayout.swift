@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// Where Faro's files are at run time, the same for `faro`, `faro-backend` and the window: an environment
 /// variable first, then the installed layout (`<prefix>/bin/faro` → `<prefix>/share/…`), then the source tree
-/// (walking up from the executable in `.build/…` to the folder that holds `data/`).
+/// (walking up from the executable in `.build/…` to the folder that holds `data/`). The executable is the running
+/// file itself (`RunningExecutable`), never the name it was started by.
 public enum InstallLayout {
     /// Faro's data folder (demo recording, catalog, microsites): `$FARO_DATA_DIR`, `share/faro`, or `data/`.
     public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
@@ -19,8 +20,14 @@ public enum InstallLayout {
 
     /// The first of `<prefix>/installed` or an ancestor's `sourceTree` folder that contains `probe`.
     static func find(installed: String, sourceTree: String, probe: String) -> String? {
+        guard let directory = RunningExecutable.directory else { return nil }
+        return find(installed: installed, sourceTree: sourceTree, probe: probe, executableDirectory: directory)
+    }
+
+    /// The same search from the executable folder `executableDirectory`.
+    static func find(installed: String, sourceTree: String, probe: String, executableDirectory: String) -> String? {
         let fm = FileManager.default
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let exe = URL(fileURLWithPath: executableDirectory)
         let prefix = exe.deletingLastPathComponent().appendingPathComponent(installed)
         if fm.fileExists(atPath: prefix.appendingPathComponent(probe).path) { return prefix.path }
         var dir = exe

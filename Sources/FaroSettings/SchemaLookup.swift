@@ -1,5 +1,6 @@
 internal import CSecret
 import FaroApp
+import FaroInstall
 import FoundationEssentials
 
 /// Finds Faro's compiled settings schema without ever letting GLib abort: `g_settings_new` aborts the process on
@@ -61,9 +62,8 @@ enum SchemaLookup {
     /// (the folder holding `Package.swift`, found walking up from `.build/<configuration>/faro`).
     static func besideExecutable() -> [String] {
         let fm = FileManager.default
-        // The running executable itself (argv[0] may be a bare name found through PATH).
-        let path = (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let exe = URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent()
+        guard let directory = RunningExecutable.directory else { return [] }
+        let exe = URL(fileURLWithPath: directory)
         var folders = [exe.deletingLastPathComponent().appendingPathComponent("share/glib-2.0/schemas").path]
         var dir = exe
         for _ in 0..<6 {

@@ -1,4 +1,5 @@
 import Dispatch
+import FaroBackend
 import FaroCommandLine
 import FaroSettings
 import FoundationEssentials
@@ -116,6 +117,12 @@ func help(_ arguments: Arguments) throws -> Int32 {
         Output.line(program.overview(notes: machineNotes()))
     }
     return 0
+}
+
+// One binary for both commands: the installed faro-backend is a link to faro, and the name it is started by chooses
+// the command (files are found from /proc/self/exe, never from that name).
+if CommandLine.arguments.first.map({ $0.split(separator: "/").last == "faro-backend" }) == true {
+    BackendMain.run(arguments: Array(CommandLine.arguments.dropFirst()))
 }
 
 do {

@@ -1,5 +1,6 @@
 internal import CGtk
 import FaroCore
+import FaroInstall
 import FoundationEssentials
 
 /// "Start at login": the XDG autostart entry `$XDG_CONFIG_HOME/autostart/<app id>.desktop`
@@ -18,11 +19,8 @@ struct Autostart {
 
     var isEnabled: Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// The running executable's absolute path (what `Exec` starts).
-    static var executable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-    }
+    /// The running executable's absolute path (what `Exec` starts); nil without `/proc`.
+    static var executable: String? { RunningExecutable.path }
 
     /// The entry's text for `executable`.
     func entry(executable: String) -> String {
@@ -61,7 +59,9 @@ struct Autostart {
         if enabled {
             let folder = path.parentDirectoryPath
             try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try AtomicFile.write(Array(entry(executable: Autostart.executable).utf8), to: path)
+            // Without /proc there is no path of this binary to start at login.
+            guard let executable = Autostart.executable else { throw CocoaError(.fileReadNoSuchFile) }
+            try AtomicFile.write(Array(entry(executable: executable).utf8), to: path)
         } else if fm.fileExists(atPath: path) {
             try fm.removeItem(atPath: path)
         }

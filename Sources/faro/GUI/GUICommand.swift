@@ -2,6 +2,7 @@ import Dispatch
 import FaroApp
 import FaroBluetooth
 import FaroCore
+import FaroInstall
 import FaroNet
 import FaroStore
 import FaroUI
@@ -286,8 +287,8 @@ final class DemoBackend {
     }
 
     static func start() throws -> DemoBackend {
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("faro-backend").path
+        // Beside the running binary (`/proc/self/exe`): `<prefix>/bin` installed, `.build/<configuration>` built.
+        let exe = (RunningExecutable.directory ?? "/proc/self/exe: unreadable") + "/faro-backend"
         guard access(exe, X_OK) == 0 else {
             throw CommandFailure(description: "faro-backend is not next to faro (\(exe)); build it with `swift build`")
         }

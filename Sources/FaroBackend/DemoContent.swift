@@ -1,5 +1,5 @@
 import FaroCore
-import Foundation
+import FoundationEssentials
 
 /// The demo catalog and microsites from `data/demo`: `beacons.json` is the one source of truth; each beacon's row
 /// in table `beacons` points at its microsite on this server.
@@ -51,7 +51,7 @@ struct DemoContent {
             "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "png": "image/png",
             "svg": "image/svg+xml", "jpg": "image/jpeg", "jpeg": "image/jpeg", "js": "text/javascript",
         ]
-        let ext = (name as NSString).pathExtension.lowercased()
+        let ext = name.contains(".") ? (name.split(separator: ".").last.map { $0.lowercased() } ?? "") : ""
         return (Array(data), types[ext] ?? "application/octet-stream")
     }
 }

@@ -1,6 +1,6 @@
 import FaroCore
 import FaroStore
-import Foundation
+import FoundationEssentials
 
 /// Why a table request was refused, with the HTTP status the real server answers.
 struct TableError: Error {
@@ -299,7 +299,7 @@ final class TableStore {
                             : TableError(status: 404, message: "The item does not exist"))
                 }
                 if let ifMatch, ifMatch != "*" {
-                    let wanted = ifMatch.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+                    let wanted = ifMatch.trimmed(["\"", " "])
                     if stored["version"]?.stringValue != wanted {
                         return .failure(
                             TableError(status: 412, message: "The version does not match", existing: stored))
@@ -457,7 +457,7 @@ final class TableStore {
                 guard j < chars.count, chars[j] == ",", startsWith(type, at: j + 1) else {
                     throw QueryError(description: "$filter: only cast(…,Edm.DateTimeOffset) is supported")
                 }
-                out += try instant(text.trimmingCharacters(in: .whitespaces))
+                out += try instant(text.trimmed())
                 i = j + 1 + type.count
                 continue
             }
@@ -576,7 +576,7 @@ struct TableQuery {
 
     init(parameters: [String: String], generation: Int = 2) throws(QueryError) {
         self.parameters = parameters
-        filter = parameters["$filter"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        filter = parameters["$filter"].flatMap { $0.trimmed().isEmpty ? nil : $0 }
         if let t = parameters["$top"] {
             guard let n = Int(t), n >= 0 else { throw QueryError(description: "$top must be a non-negative integer") }
             guard n <= TableQuery.maxTop else {
@@ -603,7 +603,7 @@ struct TableQuery {
             }
         }
         if let s = parameters["$select"] {
-            select = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            select = s.split(separator: ",").map { $0.trimmed() }.filter { !$0.isEmpty }
         }
         if generation == 3 {
             if parameters["$inlinecount"] != nil {

@@ -1,5 +1,6 @@
 internal import CSoup
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// GLib listens with a backlog of 10 connections; a client that opens more at once (Faro's "Guardar" fetches a
 /// page's resources over up to 32 connections) then sees SYNs dropped and a one-second retransmission stall. This

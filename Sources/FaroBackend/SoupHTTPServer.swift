@@ -1,7 +1,7 @@
 internal import CSoup
 import FaroCore
 internal import FaroGLib
-import Foundation
+import FoundationEssentials
 
 /// The fault dice: which requests fail, wait or lose their connection.
 struct FaultInjector {
@@ -166,7 +166,7 @@ final class SoupHTTPServer {
     /// on stdout once connections are refused, so a test can wait for it instead of sleeping.
     func suspend() {
         soup_server_disconnect(server)
-        FileHandle.standardOutput.write(Data("refusing connections\n".utf8))
+        StandardStreams.writeOutput("refusing connections\n")
     }
 
     /// Listens again on the same port after `suspend()`, and says so on stdout once it accepts connections.
@@ -176,7 +176,7 @@ final class SoupHTTPServer {
         g_clear_error(&error)
         if ok {
             ListenBacklog.widen(server)
-            FileHandle.standardOutput.write(Data("listening again on http://127.0.0.1:\(port)\n".utf8))
+            StandardStreams.writeOutput("listening again on http://127.0.0.1:\(port)\n")
         }
         return ok
     }

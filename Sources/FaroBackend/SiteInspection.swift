@@ -1,5 +1,5 @@
 import FaroCore
-import Foundation
+import FoundationEssentials
 
 /// What tests and benchmarks need to see and shape, served under `/debug/…` only when faro-backend runs with
 /// `--debug` (the log holds cookies and device ids; without the flag nothing is logged and `/debug/…` is 404):
@@ -21,7 +21,7 @@ final class SiteInspection: @unchecked Sendable {
     let siteLatencyMilliseconds: Double
     /// Whether `/debug/…` is served and requests are logged (`--debug`).
     let debug: Bool
-    private let lock = NSLock()
+    private let lock = BackendLock()
     private var log: [JSONValue] = []
     private var served = 0
     private var accepted: [String: [String: Int]] = [:]

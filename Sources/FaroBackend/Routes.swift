@@ -1,5 +1,5 @@
 import FaroCore
-import Foundation
+import FoundationEssentials
 
 /// One HTTP answer, before it is handed to libsoup.
 struct HTTPReply {
@@ -43,7 +43,7 @@ final class Routes {
     /// 3.0.0 `nextLink`s as absolute URLs (ASP.NET Core Datasync) instead of bare query strings (the Toolkit).
     var absoluteNextLinks = false
     /// Where each /tables request line is appended (`--request-log`), nil for nowhere.
-    var requestLog: FileHandle?
+    var requestLog: RequestLog?
     private let clock: () -> Double
 
     init(
@@ -104,7 +104,7 @@ final class Routes {
             let line =
                 request.method + " /" + request.segments.joined(separator: "/")
                 + (request.rawQuery.map { "?" + $0 } ?? "") + "\n"
-            requestLog.write(Data(line.utf8))
+            requestLog.append(line)
         }
         // 2.0.0 (azure-mobile-apps-node) requires 2.0.x; the Community Toolkit (3.0.0) ignores the header.
         if generation == 2 {

@@ -1,6 +1,6 @@
 import FaroCommandLine
 import FaroInstall
-import Foundation
+import FoundationEssentials
 
 /// The command line of `faro-backend` (docs/cli.md) plus its fault-injection flags, read with the same parser
 /// as `faro` (`FaroCommandLine`); `help` is what `--help`, faro-backend(1) and the bash completion say.
