@@ -85,7 +85,7 @@ enum VisitsCommand {
 
     static func text(_ v: VisitRepository.Visit) -> String {
         let left = v.leftAt.map { Fechahora.format(secondsSince1970: $0) } ?? "still there"
-        let closest = v.closest.map { "  ≈ " + String(cFormat: "%.1f", $0) + " m" } ?? ""
+        let closest = v.closest.map { "  " + DistanceText.oneDecimal($0) } ?? ""
         return "\(Fechahora.format(secondsSince1970: v.enteredAt)) – \(left)  \(v.title) (\(v.business))  \(v.url)"
             + closest
     }
