@@ -148,6 +148,8 @@ let package = Package(
             path: "Tests/FaroNetTests"
         ),
         .testTarget(
+            name: "FaroCurlTests", dependencies: ["FaroCurl", "FaroTestSupport"], path: "Tests/FaroCurlTests"),
+        .testTarget(
             name: "FaroWebTests",
             dependencies: ["FaroWeb", "FaroCurl", "FaroNet", "FaroCore", "FaroTestSupport", "CGtk"],
             path: "Tests/FaroWebTests"
