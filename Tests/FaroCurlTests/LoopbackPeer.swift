@@ -34,6 +34,10 @@ final class LoopbackPeer: @unchecked Sendable {
         server.stdout.split(separator: "\n").filter { $0.hasPrefix("REQ ") }.map { String($0.dropFirst(4)) }
     }
 
+    /// `requests` once it holds `count` of them (the peer's log reaches the test a moment after its answer), or as it
+    /// is after 10 seconds.
+    func requests(count: Int) -> [String] { settled(count) { self.requests } }
+
     deinit {
         server.signal(SIGKILL)
         server.wait(timeout: 5)
@@ -117,4 +121,15 @@ final class LoopbackPeer: @unchecked Sendable {
         print("READY %d" % server.server_address[1], flush=True)
         server.serve_forever()
         """#
+}
+
+/// `read()` once it returns at least `count` items, or as it is after 10 seconds.
+func settled(_ count: Int, _ read: () -> [String]) -> [String] {
+    let deadline = Date().addingTimeInterval(10)
+    var items = read()
+    while items.count < count, Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.02)
+        items = read()
+    }
+    return items
 }
