@@ -33,9 +33,6 @@ public final class CatalogService: @unchecked Sendable {
     private var pendingUnknown = Set<BeaconIdentity>()
     private var currentIndex = CatalogIndex()
     private var currentReachability = CatalogReachability.unknown
-    /// The worker sleeps with nothing to do (tests wait for this instead of sleeping).
-    private var idle = false
-    private var clockMoved = false
 
     /// `main` runs a closure on the UI thread (the GTK app passes its idle hop; tests may run it in place);
     /// `onUpdate` is called through it.
@@ -47,7 +44,7 @@ public final class CatalogService: @unchecked Sendable {
     ) {
         let condition = ConditionLock()
         self.condition = condition
-        worker = WorkerThread(name: "faro-catalog", condition: condition)
+        worker = WorkerThread(name: "faro-catalog", condition: condition, clock: clock)
         self.settings = settings
         self.clock = clock
         self.factory = makeSyncer
@@ -63,13 +60,7 @@ public final class CatalogService: @unchecked Sendable {
 
     /// Starts the worker: it loads the local catalog, reports it, and pulls (once).
     public func start() {
-        worker.start(
-            starting: {
-                triggers.append(.start)
-                clock.whenAdvanced { [weak self] in self?.clockJumped() }
-            },
-            ending: { [self] in idle = true },
-            run: { [self] in threadMain() })
+        worker.start(starting: { triggers.append(.start) }, run: { [self] in threadMain() })
     }
 
     /// Stops the worker after the request in flight; waits up to `timeout` seconds.
@@ -96,8 +87,7 @@ public final class CatalogService: @unchecked Sendable {
             factory = makeSyncer
             factoryChanged = true
             triggers.append(.configurationChanged)
-            idle = false
-            condition.broadcast()
+            worker.signal()
         }
     }
 
@@ -108,7 +98,7 @@ public final class CatalogService: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
-        while !(idle && triggers.isEmpty && !clockMoved) && !worker.hasFinished {
+        while !(worker.isIdle && triggers.isEmpty) {
             if !condition.wait(until: deadline) { return false }
         }
         return true
@@ -117,16 +107,7 @@ public final class CatalogService: @unchecked Sendable {
     private func add(_ trigger: CatalogSyncScheduler.Trigger) {
         condition.withLock {
             triggers.append(trigger)
-            idle = false
-            condition.broadcast()
-        }
-    }
-
-    private func clockJumped() {
-        condition.withLock {
-            clockMoved = true
-            idle = false
-            condition.broadcast()
+            worker.signal()
         }
     }
 
@@ -136,18 +117,16 @@ public final class CatalogService: @unchecked Sendable {
         var loaded = false
         /// The factory threw: it is asked again when the scheduler's retry comes.
         var factoryFailed = false
-        while true {
-            let (stop, pending, newFactory) = condition.withLock {
-                () -> (Bool, [CatalogSyncScheduler.Trigger], SyncerFactory?) in
+        while worker.beginPass() {
+            let (pending, newFactory) = condition.withLock {
+                () -> ([CatalogSyncScheduler.Trigger], SyncerFactory?) in
                 let taken = triggers
                 triggers.removeAll()
                 pendingUnknown.removeAll()
-                clockMoved = false
                 let changed = factoryChanged ? factory : nil
                 factoryChanged = false
-                return (worker.isStopping, taken, changed)
+                return (taken, changed)
             }
-            if stop { return }
             if newFactory != nil {
                 syncer = nil
                 loaded = false
@@ -193,7 +172,7 @@ public final class CatalogService: @unchecked Sendable {
             if let syncer, (wake ?? .infinity) - clock.now() > IdleConnection.keepFor {
                 syncer.closeConnections()
             }
-            sleep(until: wake)
+            worker.sleep(until: wake)
         }
     }
 
@@ -225,23 +204,5 @@ public final class CatalogService: @unchecked Sendable {
         guard changed else { return }
         let onUpdate = onUpdate
         main { onUpdate(.reachability(reachability)) }
-    }
-
-    /// Sleeps until the clock reaches `wake` (nil: until a trigger), a trigger arrives, the clock jumps, or stop.
-    private func sleep(until wake: Double?) {
-        condition.lock()
-        defer { condition.unlock() }
-        idle = true
-        condition.broadcast()
-        while !worker.isStopping, triggers.isEmpty, !clockMoved, !factoryChanged {
-            guard let wake else {
-                condition.wait()
-                continue
-            }
-            let remaining = wake - clock.now()
-            if remaining <= 0 { break }
-            _ = condition.wait(until: Date().addingTimeInterval(min(remaining, 3600)))
-        }
-        idle = false
     }
 }

@@ -38,7 +38,6 @@ public final class OutboxDeliverer: @unchecked Sendable {
 
     private let condition: ConditionLock
     private let worker: WorkerThread
-    private var woken = false
     private var retryRequested = false
     private var configurationChanged = false
     private var latest: Status?
@@ -51,7 +50,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
     ) {
         let condition = ConditionLock()
         self.condition = condition
-        worker = WorkerThread(name: "faro-outbox", condition: condition)
+        worker = WorkerThread(name: "faro-outbox", condition: condition, clock: clock)
         self.databasePath = databasePath
         self.configuration = configuration
         self.schedule = schedule
@@ -65,27 +64,20 @@ public final class OutboxDeliverer: @unchecked Sendable {
     public func start() {
         // libcurl is loaded by the first row the thread sends (CurlRuntime), not here: start() runs on the
         // window's main thread, and loading libcurl's libraries takes ~5 ms.
-        worker.start(
-            starting: { clock.whenAdvanced { [weak self] in self?.clockMoved() } }, run: { [self] in threadMain() })
+        worker.start(run: { [self] in threadMain() })
     }
 
     /// Asks the thread to stop after the row in flight and waits up to `timeout` seconds for it.
     public func stop(timeout: Double = 30) { worker.stop(timeout: timeout) }
 
     /// A new row was committed: deliver it now rather than at the next recheck.
-    public func wake() {
-        condition.withLock {
-            woken = true
-            condition.broadcast()
-        }
-    }
+    public func wake() { worker.wake() }
 
     /// "Retry now": every pending row becomes due at once, and a backend that could not be reached is tried again.
     public func retryNow() {
         condition.withLock {
             retryRequested = true
-            woken = true
-            condition.broadcast()
+            worker.signal()
         }
     }
 
@@ -96,8 +88,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
             self.configuration = configuration
             configurationChanged = true
             retryRequested = true
-            woken = true
-            condition.broadcast()
+            worker.signal()
         }
     }
 
@@ -128,7 +119,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
         var unreachableRun = 0
         var random = SystemRandomNumberGenerator()
         var passes = 0
-        while !isStopping {
+        while worker.beginPass() {
             var sleepUntil = clock.now() + idleRecheck
             var pendingHere = true
             do {
@@ -184,7 +175,7 @@ public final class OutboxDeliverer: @unchecked Sendable {
             if !pendingHere || sleepUntil - clock.now() > IdleConnection.keepFor {
                 pass?.client.closeConnection()
             }
-            sleep(until: sleepUntil)
+            worker.sleep(until: sleepUntil)
         }
     }
 
@@ -218,20 +209,5 @@ public final class OutboxDeliverer: @unchecked Sendable {
     /// Who hears each pass's status from now on (on the delivery thread), instead of the one given at `init`.
     public func observe(_ handler: @escaping @Sendable (Status) -> Void) {
         condition.withLock { onStatus = handler }
-    }
-
-    /// The injected clock jumped: the sleeping thread looks at the time again.
-    private func clockMoved() { condition.withLock { condition.broadcast() } }
-
-    private func sleep(until time: Double) {
-        condition.lock()
-        defer { condition.unlock() }
-        // Bounded: every wait ends at the deadline, on wake(), on stop() or when the clock jumps.
-        while !worker.isStopping, !woken {
-            let remaining = time - clock.now()
-            if remaining <= 0 { break }
-            _ = condition.wait(until: Date().addingTimeInterval(remaining))
-        }
-        woken = false
     }
 }

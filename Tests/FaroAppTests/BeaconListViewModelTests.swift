@@ -19,16 +19,6 @@ struct BeaconListViewModelTests {
             proximity: Proximity(distance: distance), firstSeen: 0, lastSeen: 1, history: DistanceHistory([3, 2.5]))
     }
 
-    @Test func distanceText() {
-        #expect(BeaconListViewModel.distanceText(2.41) == "≈ 2.4 m")
-        #expect(BeaconListViewModel.distanceText(0.26) == "≈ 0.3 m")
-        #expect(BeaconListViewModel.distanceText(12.6) == "≈ 13 m")
-        #expect(BeaconListViewModel.distanceText(9.96) == "≈ 10 m")
-        #expect(BeaconListViewModel.distanceText(0) == "≈ 0.0 m")
-        #expect(BeaconListViewModel.distanceText(nil) == "?")
-        #expect(BeaconListViewModel.distanceText(.nan) == "?")
-    }
-
     @Test func catalogedAndUnknownRowsInSpanish() {
         let id1 = BeaconIdentity(uuid: uuid, major: 100, minor: 1)
         let place = CatalogPlace(

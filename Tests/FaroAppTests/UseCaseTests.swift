@@ -7,7 +7,7 @@ import Testing
 final class MemoryStores: ContactProfileStore, OutboxWriter, SiteFlags, @unchecked Sendable {
     var contact: ContactDetails?
     var savedAt: Double?
-    var rows: [(submission: OutboxSubmission, time: Double, site: String?)] = []
+    var rows: [(submission: OutboxSubmission, time: Double, mark: SiteMark?)] = []
     var sent: Set<String> = []
     var ratings: [String: Int] = [:]
     var failing = false
@@ -23,14 +23,15 @@ final class MemoryStores: ContactProfileStore, OutboxWriter, SiteFlags, @uncheck
         savedAt = time
     }
 
-    func commit(_ submission: OutboxSubmission, at time: Double, marking site: String?) throws(StorageFailure)
+    func commit(_ submission: OutboxSubmission, at time: Double, marking mark: SiteMark?) throws(StorageFailure)
         -> String
     {
         if failing { throw StorageFailure("database is locked") }
-        rows.append((submission, time, site))
-        if let site {
-            if case .contactame = submission { sent.insert(site) }
-            if case .rateme(_, _, let stars, _) = submission { ratings[site] = stars }
+        rows.append((submission, time, mark))
+        switch mark {
+        case .contactSent(let url): sent.insert(url)
+        case .rated(let url, let stars): ratings[url] = stars
+        case nil: break
         }
         return "row-\(rows.count)"
     }
@@ -92,7 +93,7 @@ struct UseCaseTests {
                 == .interested(
                     try BusinessRegistration.validate(nombre: "Ana", email: "ana@example.com", telefono: "5512345678")
                         .get()))
-        #expect(stores.rows[0].site == nil)
+        #expect(stores.rows[0].mark == nil)
     }
 
     @Test func sendingDetailsNeedsThemAndHappensOncePerSite() throws {
@@ -104,13 +105,14 @@ struct UseCaseTests {
         #expect(cases.sendContactDetails.offer(for: place) == false)
         try cases.sendContactDetails(to: place, comentario: "  Llámenme por la tarde  ")
         let row = try #require(stores.rows.first)
-        #expect(row.site == place.url)
+        #expect(row.mark == .contactSent(url: place.url))
         #expect(
             row.submission
                 == .contactame(
-                    site: SiteIdentity(cliente: "Café La Parroquia", titulo: "Café de olla", url: place.url),
-                    contact: try #require(ana), comentario: "Llámenme por la tarde",
-                    fechahora: "2026-11-29T14:03:07.123Z"))
+                    ContactRequest(
+                        site: SiteIdentity(cliente: "Café La Parroquia", titulo: "Café de olla", url: place.url),
+                        contact: try #require(ana), comentario: "Llámenme por la tarde",
+                        fechahora: "2026-11-29T14:03:07.123Z")))
         #expect(cases.sendContactDetails.offer(for: place) == true)
         #expect(throws: SiteFeedbackError.alreadyDone) { try cases.sendContactDetails(to: place, comentario: "") }
         #expect(stores.rows.count == 1)
@@ -141,8 +143,10 @@ struct UseCaseTests {
         #expect(
             stores.rows.first?.submission
                 == .rateme(
-                    site: OutboxRows.site(place), imei: "a1b2c3", calificacion: 0,
-                    fechahora: "2026-11-29T14:03:07.123Z"))
+                    SiteRating(
+                        site: OutboxRows.site(place), imei: "a1b2c3", calificacion: 0,
+                        fechahora: "2026-11-29T14:03:07.123Z")))
+        #expect(stores.rows.first?.mark == .rated(url: place.url, rating: 0))
         #expect(!cases.rateSite.isOffered(for: place))
         #expect(throws: SiteFeedbackError.alreadyDone) { try cases.rateSite(place, stars: 5) }
         #expect(stores.rows.count == 1)

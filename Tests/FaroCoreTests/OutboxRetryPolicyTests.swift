@@ -68,7 +68,8 @@ import Testing
         let site = SiteIdentity(cliente: "Café", titulo: "Menú", url: "u")
         let registration = try BusinessRegistration.validate(nombre: "A", email: "a@e.mx", telefono: "5512345678").get()
         #expect(
-            OutboxSubmission.rateme(site: site, imei: "i", calificacion: 1, fechahora: "f").orderKey == "Café\u{1F}Menú"
+            OutboxSubmission.rateme(SiteRating(site: site, imei: "i", calificacion: 1, fechahora: "f")).orderKey
+                == "Café\u{1F}Menú"
         )
         #expect(OutboxSubmission.interested(registration).orderKey == nil)
     }

@@ -38,14 +38,16 @@ import Testing
             empresa: "ACME"
         ).get()
         let c = OutboxSubmission.contactame(
-            site: site, contact: contact, comentario: "línea\nnueva",
-            fechahora: "2026-11-29T14:03:07.123Z")
+            ContactRequest(
+                site: site, contact: contact, comentario: "línea\nnueva",
+                fechahora: "2026-11-29T14:03:07.123Z"))
         #expect(c.table == .contactame)
         #expect(
             c.jsonBody(id: "i")
                 == #"{"id":"i","cliente":"Café \"La\" Parroquia","titulo":"Menú","fechahora":"2026-11-29T14:03:07.123Z","nombrecontacto":"Luis","email":"l@b.mx","telefono":"5511112222","empresa":"ACME","comentario":"línea\nnueva"}"#
         )
-        let r = OutboxSubmission.rateme(site: site, imei: "35-209900-176148-1", calificacion: 4, fechahora: "f")
+        let r = OutboxSubmission.rateme(
+            SiteRating(site: site, imei: "35-209900-176148-1", calificacion: 4, fechahora: "f"))
         #expect(
             r.jsonBody(id: "j")
                 == #"{"id":"j","cliente":"Café \"La\" Parroquia","titulo":"Menú","fechahora":"f","imei":"35-209900-176148-1","calificacion":4}"#

@@ -251,7 +251,7 @@ import Testing
         let db = try FaroDatabase(path: dir.file("faro.sqlite3"))
         let site = SiteIdentity(cliente: "Café", titulo: "T", url: "http://s/1")
         let row = try db.outbox.submit(
-            .rateme(site: site, imei: "i", calificacion: 5, fechahora: "2026-11-29T14:03:07.123Z"), now: 0,
+            .rateme(SiteRating(site: site, imei: "i", calificacion: 5, fechahora: "2026-11-29T14:03:07.123Z")), now: 0,
             backend: backend.url)
         let client = try TablesClient(configuration: try backend.configuration(generation: 3))
         #expect(client.insert(table: "rateme", json: #"{"id":"\#(row.id)","calificacion":1}"#).status == 201)

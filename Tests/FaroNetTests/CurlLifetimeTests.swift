@@ -103,7 +103,7 @@ func becomes(within timeout: Double = 20, _ condition: () -> Bool) -> Bool {
         // The first row to send opens it, and is delivered.
         let site = SiteIdentity(cliente: "Cliente 1", titulo: "Título", url: "http://s/1")
         let row = try db.outbox.submit(
-            .rateme(site: site, imei: "imei", calificacion: 4, fechahora: "2026-11-29T14:03:07.123Z"),
+            .rateme(SiteRating(site: site, imei: "imei", calificacion: 4, fechahora: "2026-11-29T14:03:07.123Z")),
             now: Date().timeIntervalSince1970, backend: backend.url)
         deliverer.wake()
         #expect(deliverer.waitForStatus(timeout: 30) { $0.counts?.delivered == 1 } != nil)

@@ -107,10 +107,13 @@ final class IDLog: @unchecked Sendable {
                 let fecha = Fechahora.format(secondsSince1970: Date().timeIntervalSince1970)
                 let submission: OutboxSubmission
                 switch n % 3 {
-                case 0: submission = .rateme(site: site, imei: "imei-\(n)", calificacion: n % 6, fechahora: fecha)
+                case 0:
+                    submission = .rateme(
+                        SiteRating(site: site, imei: "imei-\(n)", calificacion: n % 6, fechahora: fecha))
                 case 1:
                     submission = .contactame(
-                        site: site, contact: contact, comentario: "comentario \(n)", fechahora: fecha)
+                        ContactRequest(
+                            site: site, contact: contact, comentario: "comentario \(n)", fechahora: fecha))
                 default:
                     submission = .interested(
                         try BusinessRegistration.validate(

@@ -43,7 +43,7 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
     }
 
     func rate(_ n: Int, _ stars: Int = 3) -> OutboxSubmission {
-        .rateme(site: site(n), imei: "imei", calificacion: stars, fechahora: "2026-11-29T14:03:07.123Z")
+        .rateme(SiteRating(site: site(n), imei: "imei", calificacion: stars, fechahora: "2026-11-29T14:03:07.123Z"))
     }
 
     @Test(arguments: [2, 3]) func deliversEveryRowOnceAndInOrderPerSiteDespiteFaults(_ generation: Int) throws {
@@ -94,7 +94,7 @@ func backendIDs(_ backend: BackendProcess, table: String) throws -> [String] {
         let contact = try ContactDetails.validate(nombre: "Ana", email: "a@b.mx", telefono: "5512345678", empresa: "")
             .get()
         let poisoned = try db.outbox.submit(
-            .contactame(site: site(1), contact: contact, comentario: "VENENO", fechahora: "f"), now: 0,
+            .contactame(ContactRequest(site: site(1), contact: contact, comentario: "VENENO", fechahora: "f")), now: 0,
             backend: backend.url)
         let sameSite = try db.outbox.submit(rate(1), now: 0, backend: backend.url)
         let others = try (2...4).map { try db.outbox.submit(rate($0), now: 0, backend: backend.url).id }

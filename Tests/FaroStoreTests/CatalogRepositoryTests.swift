@@ -116,7 +116,9 @@ import Testing
 @Suite struct OutboxOrderAndBackendTests {
     func site(_ n: Int) -> SiteIdentity { SiteIdentity(cliente: "Cliente \(n)", titulo: "T", url: "http://s/\(n)") }
 
-    func rate(_ n: Int) -> OutboxSubmission { .rateme(site: site(n), imei: "i", calificacion: 3, fechahora: "f") }
+    func rate(_ n: Int) -> OutboxSubmission {
+        .rateme(SiteRating(site: site(n), imei: "i", calificacion: 3, fechahora: "f"))
+    }
 
     @Test func rowsAboutOneSiteWaitBehindTheirElderOthersDoNot() throws {
         let (dir, path) = try freshDatabasePath()

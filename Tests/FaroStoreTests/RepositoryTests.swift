@@ -10,7 +10,8 @@ import Testing
         let db = try FaroDatabase(path: path)
         let site = SiteIdentity(cliente: "C", titulo: "T", url: "http://s/")
         for i in 0..<3 { try db.outbox.enqueue(.interested(try registration(i)), id: "i\(i)", now: Double(i)) }
-        try db.outbox.enqueue(.rateme(site: site, imei: "x", calificacion: 5, fechahora: "f"), id: "r0", now: 5)
+        try db.outbox.enqueue(
+            .rateme(SiteRating(site: site, imei: "x", calificacion: 5, fechahora: "f")), id: "r0", now: 5)
         #expect(try db.outbox.pendingHeads().map(\.id) == ["i0", "r0"])
         var random = SplitMix64(seed: 1)
         // A retry keeps the head in place: order per table holds.
@@ -72,14 +73,14 @@ import Testing
         let contact = try ContactDetails.validate(nombre: "A", email: "a@b.mx", telefono: "5512345678", empresa: "")
             .get()
         try db.outbox.enqueue(
-            .contactame(site: site, contact: contact, comentario: "", fechahora: "f"),
-            id: "c1", now: 4, marking: site.url)
+            .contactame(ContactRequest(site: site, contact: contact, comentario: "", fechahora: "f")),
+            id: "c1", now: 4, marking: .contactSent(url: site.url))
         #expect(try db.siteState.state(url: site.url).contactSentAt == 4)
         // The same id again fails, and the flag of another site is not set either: all or nothing.
         #expect(throws: StoreError.self) {
             try db.outbox.enqueue(
-                .rateme(site: site, imei: "i", calificacion: 2, fechahora: "f"), id: "c1", now: 5,
-                marking: "http://other/")
+                .rateme(SiteRating(site: site, imei: "i", calificacion: 2, fechahora: "f")), id: "c1", now: 5,
+                marking: .rated(url: "http://other/", rating: 2))
         }
         #expect(try db.siteState.state(url: "http://other/").rating == nil)
         _ = dir

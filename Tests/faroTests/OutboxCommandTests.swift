@@ -42,9 +42,9 @@ import Testing
         let db = try FaroDatabase(path: FaroDatabase.defaultPath(environment: env))
         let site = SiteIdentity(cliente: "C", titulo: "T", url: "http://s/")
         let a = try db.outbox.submit(
-            .rateme(site: site, imei: "i", calificacion: 4, fechahora: "f"), now: 1_795_960_987.5)
+            .rateme(SiteRating(site: site, imei: "i", calificacion: 4, fechahora: "f")), now: 1_795_960_987.5)
         let b = try db.outbox.submit(
-            .rateme(site: site, imei: "i", calificacion: 5, fechahora: "f"), now: 1_795_960_988)
+            .rateme(SiteRating(site: site, imei: "i", calificacion: 5, fechahora: "f")), now: 1_795_960_988)
         var random = SplitMix64(seed: 1)
         try db.outbox.apply(
             OutboxTransition.after(

@@ -16,7 +16,7 @@ public struct BeaconListBuilder: Sendable {
         var revision: UInt64
         /// The generation of the last list that held the beacon.
         var listed: UInt64
-        /// The distance step `row.distanceText` shows (`BeaconListViewModel.distanceStep`).
+        /// The distance step `row.distanceText` shows (`DistanceText.step`).
         var distanceStep: Int
 
         /// The beacon's row at `generation`, built from what is remembered of it: the names again only when its
@@ -31,8 +31,8 @@ public struct BeaconListBuilder: Sendable {
                 self.entry = entry
             }
             // The distance text only changes when its shown step does (most ticks move a beacon by less).
-            let step = BeaconListViewModel.distanceStep(beacon.distance)
-            let distance = step == distanceStep ? row.distanceText : BeaconListViewModel.distanceText(step: step)
+            let step = DistanceText.step(beacon.distance)
+            let distance = step == distanceStep ? row.distanceText : DistanceText.approximate(step: step)
             distanceStep = step
             // The accessible name is kept when what it is made of did not change: the same text, one allocation fewer.
             let accessibleName =
@@ -126,7 +126,7 @@ public struct BeaconListBuilder: Sendable {
                 revision = generation
                 remembered[id] = Remembered(
                     entry: entry, title: title, subtitle: subtitle, row: row, revision: revision,
-                    listed: generation, distanceStep: BeaconListViewModel.distanceStep(beacon.distance))
+                    listed: generation, distanceStep: DistanceText.step(beacon.distance))
             }
             rows.append(row)
             revisions.append(revision)

@@ -8,7 +8,7 @@ public struct BeaconRowModel: Equatable, Sendable {
     public var title: String
     /// The business for catalogued beacons, or a hint that the beacon is not in the catalog.
     public var subtitle: String
-    /// "≈ 2.4 m", or "?" when the distance is unknown.
+    /// `DistanceText.approximate` of the distance.
     public var distanceText: String
     /// "inmediato" / "cerca" / "lejos" / "desconocido" in Spanish.
     public var proximityText: String
@@ -84,24 +84,6 @@ public struct BeaconListViewModel: Equatable, Sendable {
         }
     }
 
-    /// "≈ 2.4 m" (one decimal below 10 m, whole metres beyond), "?" when unknown. Integer arithmetic: this runs
-    /// for every row every second.
-    public static func distanceText(_ distance: Double?) -> String { distanceText(step: distanceStep(distance)) }
-
-    /// What the distance text shows, as one number: -1 for "?", tenths of a metre below 10 m, else 1,000 plus
-    /// whole metres. Equal steps give equal texts, so a row can keep its text while the step stays the same.
-    static func distanceStep(_ distance: Double?) -> Int {
-        guard let d = distance, d.isFinite, d >= 0, d < 1e9 else { return -1 }
-        let tenths = Int((d * 10).rounded())
-        return tenths < 100 ? tenths : 1000 + Int(d.rounded())
-    }
-
-    static func distanceText(step: Int) -> String {
-        if step < 0 { return "?" }
-        if step < 100 { return "≈ \(step / 10).\(step % 10) m" }
-        return "≈ \(step - 1000) m"
-    }
-
     public static func proximityText(_ proximity: Proximity, localize: Localizer) -> String {
         switch proximity {
         case .immediate: return localize("immediate")
@@ -128,7 +110,7 @@ public struct BeaconListViewModel: Equatable, Sendable {
         _ beacon: RangedBeacon, title: String, subtitle: String, isCatalogued: Bool,
         proximityText: String
     ) -> BeaconRowModel {
-        let distance = distanceText(beacon.distance)
+        let distance = DistanceText.approximate(beacon.distance)
         return BeaconRowModel(
             identity: beacon.identity, title: title, subtitle: subtitle, distanceText: distance,
             proximityText: proximityText, proximity: beacon.proximity, history: beacon.history.values,

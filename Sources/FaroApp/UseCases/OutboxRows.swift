@@ -13,15 +13,18 @@ public enum OutboxRows {
         to place: CatalogPlace, contact: ContactDetails, comentario: String, at time: Double
     ) -> OutboxSubmission {
         .contactame(
-            site: site(place), contact: contact, comentario: comentario,
-            fechahora: Fechahora.format(secondsSince1970: time))
+            ContactRequest(
+                site: site(place), contact: contact, comentario: comentario,
+                fechahora: Fechahora.format(secondsSince1970: time)))
     }
 
     /// "Calificar sitio" → `rateme` with the device id that is sent with pages, stamped with `time`.
     public static func rating(of place: CatalogPlace, stars: Int, deviceID: String, at time: Double) -> OutboxSubmission
     {
         .rateme(
-            site: site(place), imei: deviceID, calificacion: stars, fechahora: Fechahora.format(secondsSince1970: time))
+            SiteRating(
+                site: site(place), imei: deviceID, calificacion: stars,
+                fechahora: Fechahora.format(secondsSince1970: time)))
     }
 
     /// The business, page and microsite a row is about.

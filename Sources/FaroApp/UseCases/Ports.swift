@@ -11,9 +11,9 @@ public protocol ContactProfileStore: AnyObject, Sendable {
 
 /// The persistent outbox (docs/outbox.md): a row is committed here before anything says "sent".
 public protocol OutboxWriter: AnyObject, Sendable {
-    /// Commits `submission` under a new client id and returns the id. With `site`, the site's "sent"/"rated"
+    /// Commits `submission` under a new client id and returns the id. With `mark`, the site's "sent"/"rated"
     /// flag is written in the same transaction, so the flag and the row never disagree after a crash.
-    func commit(_ submission: OutboxSubmission, at time: Double, marking site: String?) throws(StorageFailure)
+    func commit(_ submission: OutboxSubmission, at time: Double, marking mark: SiteMark?) throws(StorageFailure)
         -> String
 }
 

@@ -65,7 +65,7 @@ public struct SendContactDetails: Sendable {
             guard let contact = try profile.loadContactDetails() else { throw SiteFeedbackError.noContactDetails }
             guard try !flags.contactSent(to: place.url) else { throw SiteFeedbackError.alreadyDone }
             let row = OutboxRows.contactRequest(to: place, contact: contact, comentario: comment, at: clock())
-            return try outbox.commit(row, at: clock(), marking: place.url)
+            return try outbox.commit(row, at: clock(), marking: .contactSent(url: place.url))
         } catch let error as SiteFeedbackError {
             throw error
         } catch let error as StorageFailure {
@@ -103,7 +103,7 @@ public struct RateSite: Sendable {
         do {
             guard try flags.rating(of: place.url) == nil else { throw SiteFeedbackError.alreadyDone }
             let row = OutboxRows.rating(of: place, stars: stars, deviceID: deviceID, at: clock())
-            return try outbox.commit(row, at: clock(), marking: place.url)
+            return try outbox.commit(row, at: clock(), marking: .rated(url: place.url, rating: stars))
         } catch let error as SiteFeedbackError {
             throw error
         } catch let error as StorageFailure {

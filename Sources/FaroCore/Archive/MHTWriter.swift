@@ -164,25 +164,14 @@ public struct MHTWriter: Sendable {
 
     /// `Sun, 29 Nov 2026 14:05:09 -0000`: RFC 5322's date in UTC, computed without locale or calendar settings.
     static func rfc5322Date(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
-        let secondOfDay = seconds - days * 86400
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
-        let weekday = weekdays[((days % 7) + 7) % 7]
+        let (days, secondOfDay) = CivilDate.split(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
+        let civil = CivilDate(daysSince1970: days)
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let weekday = weekdays[CivilDate.weekday(daysSince1970: days)]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return
-            "\(weekday), \(day) \(months[month - 1]) \(year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) -0000"
+            "\(weekday), \(civil.day) \(months[Int(civil.month) - 1]) \(civil.year) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) -0000"
     }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

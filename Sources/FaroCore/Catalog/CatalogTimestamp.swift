@@ -23,7 +23,7 @@ public struct CatalogTimestamp: Comparable, Hashable, Sendable, CustomStringConv
             b[7] == UInt8(ascii: "-"), let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == 0x20,
             let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
             b[16] == UInt8(ascii: ":"), let second = digits(17, 2),
-            (1...12).contains(month), (1...CatalogTimestamp.daysIn(month: month, year: year)).contains(day),
+            CivilDate(year: year, month: month, day: day).isValid,
             hour < 24, minute < 60, second < 61
         else { return nil }
         var i = 19
@@ -54,7 +54,7 @@ public struct CatalogTimestamp: Comparable, Hashable, Sendable, CustomStringConv
             return nil
         }
         guard i == b.count else { return nil }
-        let days = CatalogTimestamp.daysSince1970(year: year, month: month, day: day)
+        let days = CivilDate(year: year, month: month, day: day).daysSince1970
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetMinutes * 60
         milliseconds = seconds * 1000 + millis
     }
@@ -77,26 +77,5 @@ public struct CatalogTimestamp: Comparable, Hashable, Sendable, CustomStringConv
     private static func pad3(_ n: Int64) -> String {
         let text = String(n)
         return String(repeating: "0", count: max(0, 3 - text.count)) + text
-    }
-
-    static func isLeap(_ year: Int64) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
-
-    static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Howard Hinnant's `days_from_civil`: days from 1970-01-01 to a proleptic Gregorian date.
-    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }

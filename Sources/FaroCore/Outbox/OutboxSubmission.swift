@@ -5,9 +5,9 @@ public enum OutboxSubmission: Sendable, Equatable {
     case interested(BusinessRegistration)
     /// "Enviar mis datos" → `contactame {id, cliente, titulo, fechahora, nombrecontacto, email, telefono, empresa,
     /// comentario}`.
-    case contactame(site: SiteIdentity, contact: ContactDetails, comentario: String, fechahora: String)
+    case contactame(ContactRequest)
     /// "Calificar sitio" → `rateme {id, cliente, titulo, fechahora, imei, calificacion}` with calificacion 0…5.
-    case rateme(site: SiteIdentity, imei: String, calificacion: Int, fechahora: String)
+    case rateme(SiteRating)
 
     /// The table the row goes to.
     public var table: OutboxTable {
@@ -24,8 +24,10 @@ public enum OutboxSubmission: Sendable, Equatable {
     public var orderKey: String? {
         switch self {
         case .interested: return nil
-        case .contactame(let site, _, _, _), .rateme(let site, _, _, _):
-            return OutboxSubmission.orderKey(cliente: site.cliente, titulo: site.titulo)
+        case .contactame(let request):
+            return OutboxSubmission.orderKey(cliente: request.site.cliente, titulo: request.site.titulo)
+        case .rateme(let rating):
+            return OutboxSubmission.orderKey(cliente: rating.site.cliente, titulo: rating.site.titulo)
         }
     }
 
@@ -38,17 +40,8 @@ public enum OutboxSubmission: Sendable, Equatable {
         switch self {
         case .interested(let r):
             fields += [("nombre", .string(r.nombre)), ("email", .string(r.email)), ("telefono", .string(r.telefono))]
-        case .contactame(let site, let c, let comentario, let fechahora):
-            fields += [
-                ("cliente", .string(site.cliente)), ("titulo", .string(site.titulo)), ("fechahora", .string(fechahora)),
-                ("nombrecontacto", .string(c.nombre)), ("email", .string(c.email)), ("telefono", .string(c.telefono)),
-                ("empresa", .string(c.empresa)), ("comentario", .string(comentario)),
-            ]
-        case .rateme(let site, let imei, let calificacion, let fechahora):
-            fields += [
-                ("cliente", .string(site.cliente)), ("titulo", .string(site.titulo)), ("fechahora", .string(fechahora)),
-                ("imei", .string(imei)), ("calificacion", .integer(Int64(calificacion))),
-            ]
+        case .contactame(let r): fields += r.fields
+        case .rateme(let r): fields += r.fields
         }
         return JSONValue.object(fields).serialized
     }

@@ -67,19 +67,18 @@ public struct OutboxRepository {
         }
     }
 
-    /// Commits `submission` and marks the site in the same transaction ("Enviar mis datos" disables itself,
+    /// Commits `submission` and writes `mark` in the same transaction ("Enviar mis datos" disables itself,
     /// "Calificar sitio" hides itself), so the flag and the row can never disagree after a crash.
     @discardableResult
     public func enqueue(
-        _ submission: OutboxSubmission, id: String, now: Double, marking site: String, backend: String? = nil
+        _ submission: OutboxSubmission, id: String, now: Double, marking mark: SiteMark, backend: String? = nil
     ) throws(StoreError) -> OutboxRow {
         try connection.transaction { () throws(StoreError) in
             let row = try insert(submission, id: id, now: now, backend: backend)
             let state = SiteStateRepository(connection: connection)
-            switch submission {
-            case .contactame: try state.markContactSent(url: site, at: now)
-            case .rateme(_, _, let rating, _): try state.markRated(url: site, rating: rating, at: now)
-            case .interested: break
+            switch mark {
+            case .contactSent(let url): try state.markContactSent(url: url, at: now)
+            case .rated(let url, let rating): try state.markRated(url: url, rating: rating, at: now)
             }
             return row
         }
@@ -294,11 +293,11 @@ public struct OutboxRepository {
     /// entry point of "send".
     @discardableResult
     public func submit(
-        _ submission: OutboxSubmission, now: Double, marking site: String? = nil, backend: String? = nil
+        _ submission: OutboxSubmission, now: Double, marking mark: SiteMark? = nil, backend: String? = nil
     ) throws(StoreError) -> OutboxRow {
         var random = SystemRandomNumberGenerator()
         let id = OutboxRowID.make(using: &random)
-        if let site { return try enqueue(submission, id: id, now: now, marking: site, backend: backend) }
+        if let mark { return try enqueue(submission, id: id, now: now, marking: mark, backend: backend) }
         return try enqueue(submission, id: id, now: now, backend: backend)
     }
 

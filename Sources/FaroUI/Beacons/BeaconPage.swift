@@ -129,7 +129,7 @@ final class BeaconPage {
         details = d
         let readings = d.readings
         let last = readings.last
-        let metres = { (x: Double?) in x.map { "≈ " + String(cFormat: "%.1f", $0) + " m" } ?? "—" }
+        let metres = { (x: Double?) in x.map(DistanceText.oneDecimal) ?? "—" }
         set(
             "addresses",
             d.history?.addressesSeen.map(\.description).joined(separator: ", ") ?? d.ranged.map {

@@ -286,7 +286,7 @@ final class VisitRow {
             let entered = VisitsPage.clock(visit.enteredAt)
             let left = visit.leftAt.map(VisitsPage.clock)
             let when = left.map { "\(entered)–\($0)" } ?? I18n.localizer.format("since %@", entered)
-            let closest = visit.closest.map { " · ≈ " + String(cFormat: "%.1f", $0) + " m" } ?? ""
+            let closest = visit.closest.map { " · " + DistanceText.oneDecimal($0) } ?? ""
             set(1, visit.place.titulo) { gtk_label_set_markup(cast(self.title), "<b>" + escapeMarkup($0) + "</b>") }
             set(2, "\(visit.place.cliente) · \(when)\(closest)") { gtk_label_set_text(cast(self.detail), $0) }
             set(3, "\(visit.place.titulo), \(visit.place.cliente), \(day) \(when)") { setAccessibleName(self.row, $0) }

@@ -22,12 +22,12 @@ final class OutboxAdapter: OutboxWriter, OutboxMonitor, @unchecked Sendable {
 
     init(database: FaroDatabase) { self.database = database }
 
-    func commit(_ submission: OutboxSubmission, at time: Double, marking site: String?) throws(StorageFailure)
+    func commit(_ submission: OutboxSubmission, at time: Double, marking mark: SiteMark?) throws(StorageFailure)
         -> String
     {
         let row: OutboxRow
         do {
-            row = try database.outbox.submit(submission, now: time, marking: site, backend: backend)
+            row = try database.outbox.submit(submission, now: time, marking: mark, backend: backend)
         } catch {
             throw StorageFailure(error.description)
         }

@@ -64,13 +64,7 @@ enum VisitsCommand {
             let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m),
             (1...31).contains(d)
         else { return nil }
-        // Howard Hinnant's days_from_civil.
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return Double(era * 146_097 + doe - 719_468) * 86_400
+        return Double(CivilDate(year: Int64(y), month: Int64(m), day: Int64(d)).daysSince1970) * 86_400
     }
 
     static func json(_ v: VisitRepository.Visit) -> String {
@@ -85,7 +79,7 @@ enum VisitsCommand {
 
     static func text(_ v: VisitRepository.Visit) -> String {
         let left = v.leftAt.map { Fechahora.format(secondsSince1970: $0) } ?? "still there"
-        let closest = v.closest.map { "  ≈ " + String(cFormat: "%.1f", $0) + " m" } ?? ""
+        let closest = v.closest.map { "  " + DistanceText.oneDecimal($0) } ?? ""
         return "\(Fechahora.format(secondsSince1970: v.enteredAt)) – \(left)  \(v.title) (\(v.business))  \(v.url)"
             + closest
     }

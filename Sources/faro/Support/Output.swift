@@ -41,7 +41,7 @@ enum Table {
     static func tick(_ snapshot: RangingSnapshot, time: Double) -> String {
         var lines = ["t=\(JSONValue.rounded(time, decimals: 3).spaced)s  \(snapshot.beacons.count) beacon(s) in range"]
         for b in snapshot.beacons {
-            let distance = b.distance.map { "≈ " + String(cFormat: "%.1f", $0) + " m" } ?? "? m"
+            let distance = b.distance.map(DistanceText.oneDecimal) ?? DistanceText.unknownMetres
             let id = "\(b.identity.uuid)  \(b.identity.major)/\(b.identity.minor)"
             lines.append("  \(id)  \(b.address)  \(b.rssi) dBm  \(distance)  \(b.proximity.rawValue)")
         }
