@@ -70,7 +70,7 @@ public final class CatalogService: @unchecked Sendable {
     public func networkAvailable() { add(.networkAvailable) }
 
     /// The machine woke up: what fell due while it slept (the periodic pull, a retry) runs now (docs/monitoring.md).
-    public func resumedFromSleep() { clockJumped() }
+    public func resumedFromSleep() { worker.wake() }
 
     /// A beacon was sighted that the catalog does not name: ask the backend soon (rate-limited and retried with
     /// backoff by the scheduler). Cheap for beacons the catalog knows, so it may be called for every sighting.

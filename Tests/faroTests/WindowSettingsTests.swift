@@ -67,7 +67,7 @@ import Testing
         let db = try FaroDatabase(path: path)
         let site = SiteIdentity(cliente: "Cliente", titulo: "Título", url: "http://s/1")
         let row = try db.outbox.submit(
-            .rateme(site: site, imei: "imei", calificacion: 4, fechahora: "2026-11-29T14:03:07.123Z"),
+            .rateme(SiteRating(site: site, imei: "imei", calificacion: 4, fechahora: "2026-11-29T14:03:07.123Z")),
             now: Date().timeIntervalSince1970, backend: backend.url)
         let deliverer = WindowOutbox.deliverer(
             databasePath: path, configuration: try BackendConfiguration(baseURL: backend.url),
