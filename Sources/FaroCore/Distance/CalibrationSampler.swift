@@ -57,14 +57,14 @@ public struct CalibrationSampler: Sendable {
     public func result(distance: Double = 1, model: LogDistancePathLoss = LogDistancePathLoss(exponent: 3.0))
         throws(CalibrationError) -> CalibrationResult
     {
-        guard distance >= 0.1, distance <= 10 else { throw .invalidDistance(distance) }
+        guard CalibrationLimits.distance.contains(distance) else { throw .invalidDistance(distance) }
         guard let advertised = advertisedPower, let estimate, !filtered.isEmpty else { throw .notHeard(target) }
         guard readings >= minimumReadings else { throw .tooFewReadings(found: readings, needed: minimumReadings) }
         let power = estimate + 10 * model.exponent * log10(distance)
-        guard power >= -100, power <= 0 else { throw .absurdPower(power) }
+        guard CalibrationLimits.power.contains(power) else { throw .absurdPower(power) }
         let rounded = (power * 10).rounded() / 10
         let offset = rounded - Double(advertised)
-        guard abs(offset) <= 30 else { throw .absurdOffset(offset) }
+        guard abs(offset) <= CalibrationLimits.offset else { throw .absurdOffset(offset) }
         return CalibrationResult(
             identity: target, measuredPower: rounded, advertisedPower: advertised, readings: readings,
             distanceBefore: model.distance(rssi: estimate, measuredPower: Double(advertised)),
