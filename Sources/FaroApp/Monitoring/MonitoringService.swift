@@ -227,7 +227,7 @@ public final class MonitoringService {
         do {
             try source.start { [weak self] event in MainActor.assumeIsolated { self?.handle(event) } }
         } catch {
-            scannerState = .unavailable(error.description)
+            scannerState = .unavailable(ScannerProblem(error))
         }
     }
 
@@ -258,7 +258,7 @@ public final class MonitoringService {
             if case .scanning = state { reloadCalibration() }
             sessionInputsChanged()
         case .failed(let error):
-            scannerState = .unavailable(error.description)
+            scannerState = .unavailable(ScannerProblem(error))
             sessionInputsChanged()
         }
     }
@@ -301,7 +301,8 @@ public final class MonitoringService {
         case .scanning, .resumed, .finished: return .scanning
         case .poweredOff: return .bluetoothOff
         case .adapterMissing: return .noAdapter
-        case .waitingForService, .serviceGone, .accessDenied: return .unavailable(state.description)
+        case .waitingForService, .serviceGone: return .unavailable(.serviceMissing)
+        case .accessDenied: return .unavailable(.accessDenied)
         }
     }
 }

@@ -282,7 +282,8 @@ final class BeaconPage {
         for r in d.readings { text += ReadingCSV.row(r, epoch: epoch) }
         do throws(FileWriteError) { try AtomicFile.write(Array(text.utf8), to: path) } catch {
             FeedbackDialogs.problem(
-                parent: window, title: I18n.tr("The readings were not exported"), detail: error.description)
+                parent: window, title: I18n.tr("The readings were not exported"),
+                detail: error.problem.message(I18n.localizer))
         }
     }
 }

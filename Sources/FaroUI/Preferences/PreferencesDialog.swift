@@ -193,7 +193,9 @@ final class PreferencesDialog {
             try monitoring.calibrations?.resetOffset(adapter: monitoring.adapter)
             monitoring.reloadCalibration()
         } catch {
-            gtk_label_set_text(cast(template.widget("adapter-offset")), error.description)
+            gtk_label_set_text(
+                cast(template.widget("adapter-offset")),
+                I18n.tr("The offset was not reset: ") + error.problem.message(I18n.localizer))
             return
         }
         showOffset()
