@@ -21,7 +21,7 @@ enum CalibrateCommand {
         summary: "Calibrate a beacon's 1 m power, and this adapter's offset.",
         description: """
             Measures a beacon's power at 1 m from readings taken with the device held at a known distance from it \
-            (a robust estimate: the median of the filtered RSSI, from at least 10 readings) and stores it in the \
+            (a robust estimate: the interquartile mean of the RSSI readings, from at least 10) and stores it in the \
             profile database; every distance Faro computes for that beacon (the window, monitoring, scan, range) \
             then uses it instead of the power the beacon advertises. It prints one line: \
             UUID:MAJOR:MINOR measured_power=-61 readings=143 adapter_offset=-4.0. The adapter offset is the \
