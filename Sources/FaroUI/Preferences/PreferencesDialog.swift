@@ -250,10 +250,11 @@ enum PreferencesText {
             return I18n.localizer.format("Refused (HTTP %@): check the app key (faro app-key set).", String(status))
         case .notHTTPS: return urlProblem(.notHTTPS)
         case .notAURL: return urlProblem(.notAURL)
-        case .noAnswer(let detail):
-            return I18n.localizer.format("No answer: %@. Check the network and the URL.", detail)
-        case .unexpected(let detail):
-            return I18n.localizer.format("The server answered, but not as a Faro backend: %@", detail)
+        // The details are the network layer's English (for `faro` in a terminal); the window says what to do.
+        case .noAnswer:
+            return I18n.tr("No answer from the server. Check the network and the URL.")
+        case .unexpected:
+            return I18n.tr("The server answered, but not as a Faro backend.")
         }
     }
 }
