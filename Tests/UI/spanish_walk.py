@@ -321,7 +321,24 @@ def walk(app, window):
     press(window.child(name=TEXT["menu"], roleName="toggle button"))
     wait_for("the menu", lambda: app.child(name=TEXT["about"], roleName="push button"))
     check("main-menu", app)
-    press(window.child(name=TEXT["menu"], roleName="toggle button"))
+
+    # Preferencias, with "Probar conexión" against an address where nothing answers (its result is worded by the
+    # window, not the network layer); the field is put back before the dialog closes.
+    press(wait_for("the Preferencias item", lambda: app.child(name="Preferencias", roleName="push button")))
+    prefs = wait_for("the Preferencias dialog", lambda: app.child(name="Preferencias", roleName="dialog"))
+    url = prefs.child(name="URL del servidor", roleName="text")
+    original = url.text
+    url.text = "http://127.0.0.1:1"
+    press(prefs.child(name="Probar conexión", roleName="push button"))
+    result = prefs.child(name="Resultado de la prueba de conexión")
+    wait_for("the probe's answer", lambda: (result.text or "").startswith("Sin respuesta"), timeout=30)
+    print(f"RESULT probe {result.text!r}", flush=True)
+    check("preferences", app)
+    url.text = original
+    url.grabFocus()
+    rawinput.pressKey("Escape")
+    wait_for("Preferencias to close",
+             lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == "Preferencias"), timeout=10)
 
     # "Mis datos de contacto": empty, then every field wrong, then saved (so "Enviar mis datos" is offered later).
     open_from_menu(app, window, TEXT["contact"])
@@ -403,6 +420,16 @@ def walk(app, window):
     wait_for("the saved copy", lambda: window.findChildren(
         lambda n: n.roleName == "label" and (n.name or "").endswith(TEXT["saved_copy"])))
     check("saved-copy", app)
+
+    # Last (a page window covers the list without a window manager): a beacon's page from its row's context menu.
+    press(window.child(name=BEACONS_TAB, roleName="radio button"))
+    rows = wait_for("the beacon rows", lambda: faro_ui.beacon_rows(window))
+    x, y, w, h = rows[0].extents
+    rawinput.click(x + w // 3, y + h // 2, button=3)
+    press(wait_for("the Detalles item", lambda: app.child(name="Detalles", roleName="menu item"), timeout=10))
+    page = wait_for("the beacon's page", lambda: [f for f in app.children if f.name == "Detalles"], timeout=15)[0]
+    wait_for("the page's chart", lambda: page.child(name="Señal de los últimos 5 minutos"), timeout=10)
+    check("beacon-page", app)
 
 
 CANCEL = "Cancelar"

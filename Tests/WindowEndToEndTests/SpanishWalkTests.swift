@@ -29,10 +29,10 @@ struct SpanishWalkTests {
         #expect(output.contains("OK spanish-walk"), "\(output)")
         // Every part of the window was walked.
         for view in [
-            "beacons", "calibration-dialog", "calibration-result", "main-menu", "contact-dialog",
+            "beacons", "calibration-dialog", "calibration-result", "main-menu", "preferences", "contact-dialog",
             "contact-dialog-errors", "register-dialog", "about-dialog",
             "saved-empty", "site", "share-menu", "qr-dialog", "rating-dialog", "send-details-dialog", "site-saved",
-            "export-chooser", "saved-list", "saved-copy",
+            "export-chooser", "saved-list", "saved-copy", "beacon-page",
         ] {
             #expect(output.contains("VIEW \(view) "), "the walk did not reach \(view)")
         }

@@ -135,7 +135,7 @@ final class BeaconPage {
             d.history?.addressesSeen.map(\.description).joined(separator: ", ") ?? d.ranged.map {
                 $0.address.description
             } ?? "—")
-        set("adapter", monitoring.adapter)
+        set("adapter", PreferencesText.adapterName(monitoring.adapter))
         set("advertised", d.ranged.map { "\($0.measuredPower) dBm" } ?? "—")
         let advertised = d.ranged?.measuredPower ?? 0
         let power = d.calibration.power(for: identity, advertised: advertised)

@@ -178,8 +178,11 @@ final class PreferencesDialog {
     private func showOffset() {
         let adapter = monitoring.adapter
         let text: String
+        let recording = adapter == PreferencesText.recordingAdapter
         if let offset = monitoring.calibrations?.offset(adapter: adapter) {
             text = PreferencesText.offset(adapter: adapter, decibels: offset)
+        } else if recording {
+            text = I18n.tr("Recordings and the demo have no offset.")
         } else {
             text = I18n.localizer.format("No offset for the adapter %@.", adapter)
         }
@@ -236,9 +239,20 @@ enum PreferencesText {
         }
     }
 
+    /// The adapter name recordings and the demo are kept under (an identifier, never shown as such).
+    static let recordingAdapter = "replay"
+
+    /// The adapter as the window names it: its address, or "recording or demo".
+    static func adapterName(_ adapter: String) -> String {
+        adapter == recordingAdapter ? I18n.tr("Recording or demo") : adapter
+    }
+
     static func offset(adapter: String, decibels: Double) -> String {
-        I18n.localizer.format(
-            "The adapter %@ reads %@ dB from advertised powers.", adapter, String(cFormat: "%+.1f", decibels))
+        let amount = String(cFormat: "%+.1f", decibels)
+        if adapter == recordingAdapter {
+            return I18n.localizer.format("Recordings and the demo read %@ dB from advertised powers.", amount)
+        }
+        return I18n.localizer.format("The adapter %@ reads %@ dB from advertised powers.", adapter, amount)
     }
 
     static func check(_ check: ConnectionCheck) -> String {
