@@ -227,6 +227,12 @@ def accepted(text, depth=0):
             if len(pieces) > 1 and all(accepted(p if separator != ". " or i == len(pieces) - 1 else p + ".",
                                                 depth + 1) for i, p in enumerate(pieces)):
                 return True
+    # Two messages side by side ("Hoy" "desde las 11:51"): each half must pass on its own.
+    words = text.split(" ")
+    if depth < 3 and 1 < len(words) <= 12:
+        for i in range(1, len(words)):
+            if accepted(" ".join(words[:i]), 4) and accepted(" ".join(words[i:]), 4):
+                return True
     return False
 
 
@@ -420,6 +426,12 @@ def walk(app, window):
     wait_for("the saved copy", lambda: window.findChildren(
         lambda n: n.roleName == "label" and (n.name or "").endswith(TEXT["saved_copy"])))
     check("saved-copy", app)
+
+    # "Lugares visitados": the places this walk passed, with their times.
+    press(window.child(name="Lugares visitados", roleName="radio button"))
+    wait_for("the visits list", lambda: window.child(name="Lugares visitados", roleName="list box"))
+    time.sleep(0.5)
+    check("visits", app)
 
     # Last (a page window covers the list without a window manager): a beacon's page from its row's context menu.
     press(window.child(name=BEACONS_TAB, roleName="radio button"))

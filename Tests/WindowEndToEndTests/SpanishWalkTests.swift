@@ -32,7 +32,7 @@ struct SpanishWalkTests {
             "beacons", "calibration-dialog", "calibration-result", "main-menu", "preferences", "contact-dialog",
             "contact-dialog-errors", "register-dialog", "about-dialog",
             "saved-empty", "site", "share-menu", "qr-dialog", "rating-dialog", "send-details-dialog", "site-saved",
-            "export-chooser", "saved-list", "saved-copy", "beacon-page",
+            "export-chooser", "saved-list", "saved-copy", "visits", "beacon-page",
         ] {
             #expect(output.contains("VIEW \(view) "), "the walk did not reach \(view)")
         }
