@@ -9,6 +9,8 @@ struct BeaconListViewModelTests {
         [
             "near": "cerca", "far": "lejos", "immediate": "inmediato", "unknown": "desconocido",
             "Unknown beacon %@": "Beacon desconocido %@", "Bluetooth is off": "Bluetooth está apagado",
+            "The Bluetooth service (bluetoothd) is not running. Faro starts scanning as soon as it is.":
+                "El servicio de Bluetooth no está en marcha.",
         ][$0] ?? $0
     }
 
@@ -47,9 +49,15 @@ struct BeaconListViewModelTests {
         let paused = BeaconListViewModel(snapshot: empty, catalog: CatalogIndex(), state: .paused, localize: .english)
         #expect(paused.emptyTitle == "Monitoring is paused")
         let broken = BeaconListViewModel(
-            snapshot: empty, catalog: CatalogIndex(), state: .unavailable("no org.bluez"),
+            snapshot: empty, catalog: CatalogIndex(), state: .unavailable(.serviceMissing),
             localize: .english)
-        #expect(broken.emptyDetail == "no org.bluez")
+        #expect(broken.emptyDetail.hasPrefix("The Bluetooth service (bluetoothd) is not running."))
+        // Worded by the localizer, never with the source's English reason.
+        let worded = BeaconListViewModel(
+            snapshot: empty, catalog: CatalogIndex(), state: .unavailable(ScannerProblem(.bluezNotRunning)),
+            localize: spanish)
+        #expect(worded.emptyDetail == "El servicio de Bluetooth no está en marcha.")
+        #expect(!worded.emptyDetail.contains("systemctl"))
     }
 
     @Test func formMessagesAreTranslatedWithArguments() {

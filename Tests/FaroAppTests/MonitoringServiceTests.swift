@@ -292,11 +292,8 @@ struct MonitoringServiceTests {
         #expect(MonitoringService.scannerState(.poweredOff(adapter: "hci0")) == .bluetoothOff)
         #expect(MonitoringService.scannerState(.adapterMissing(requested: nil)) == .noAdapter)
         #expect(MonitoringService.scannerState(.finished) == .scanning)
-        if case .unavailable(let why) = MonitoringService.scannerState(.serviceGone) {
-            #expect(why.contains("bluetoothd"))
-        } else {
-            Issue.record("serviceGone is not unavailable")
-        }
+        #expect(MonitoringService.scannerState(.serviceGone) == .unavailable(.serviceMissing))
+        #expect(MonitoringService.scannerState(.accessDenied(detail: "policy")) == .unavailable(.accessDenied))
     }
 
 }

@@ -13,12 +13,12 @@ final class MemoryStores: ContactProfileStore, OutboxWriter, SiteFlags, @uncheck
     var failing = false
 
     func loadContactDetails() throws(StorageFailure) -> ContactDetails? {
-        if failing { throw StorageFailure("database is locked") }
+        if failing { throw StorageFailure(.locked, detail: "database is locked") }
         return contact
     }
 
     func saveContactDetails(_ details: ContactDetails, at time: Double) throws(StorageFailure) {
-        if failing { throw StorageFailure("database is locked") }
+        if failing { throw StorageFailure(.locked, detail: "database is locked") }
         contact = details
         savedAt = time
     }
@@ -26,7 +26,7 @@ final class MemoryStores: ContactProfileStore, OutboxWriter, SiteFlags, @uncheck
     func commit(_ submission: OutboxSubmission, at time: Double, marking mark: SiteMark?) throws(StorageFailure)
         -> String
     {
-        if failing { throw StorageFailure("database is locked") }
+        if failing { throw StorageFailure(.locked, detail: "database is locked") }
         rows.append((submission, time, mark))
         switch mark {
         case .contactSent(let url): sent.insert(url)
@@ -80,8 +80,15 @@ struct UseCaseTests {
             _ = try cases.registerBusiness(nombre: "Ana", email: "ana@example.com", telefono: "5512345678")
             Issue.record("a failing store accepted the row")
         } catch {
-            #expect(error == .storage(StorageFailure("database is locked")))
+            #expect(error == .storage(StorageFailure(.locked, detail: "database is locked")))
         }
+    }
+
+    @Test func aStorageProblemIsWordedByTheLocalizerNotWithTheStoresEnglish() {
+        let spanish = Localizer { $0 == "Another program is using Faro's database; try again." ? "EN USO" : "«\($0)»" }
+        let error = SiteFeedbackError.storage(StorageFailure(.locked, detail: "database is locked"))
+        #expect(error.message(spanish) == "«Could not save: »EN USO")
+        #expect(!error.message(spanish).contains("database is locked"))
     }
 
     @Test func registeringCommitsOneInterestedRow() throws {

@@ -124,7 +124,9 @@ struct PlatformTests {
         #expect(FileManager.default.contents(atPath: path) == Data("second".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["page.mht"])  // no part file left
 
-        #expect(throws: FileWriteError(path: folder + "/missing/x.mht", reason: "no such folder")) {
+        #expect(
+            throws: FileWriteError(path: folder + "/missing/x.mht", problem: .noSuchFolder, reason: "no such folder")
+        ) {
             try AtomicFile.write([1, 2, 3], to: folder + "/missing/x.mht")
         }
         // A target that cannot be replaced (a folder in its place) is left alone, and so is the folder.

@@ -52,6 +52,35 @@ struct TranslationCatalogTests {
             !statistics.stderr.contains("fuzzy") && !statistics.stderr.contains("untranslated"), "\(statistics.stderr)")
     }
 
+    /// xgettext reads only the files po/POTFILES lists: a new file with messages that is not listed would show
+    /// English in the Spanish window while every check above passes.
+    @Test func potfilesListsEveryFileWithMessages() throws {
+        let listed = Set(
+            try String(contentsOfFile: root + "/po/POTFILES", encoding: .utf8).split(separator: "\n").map(String.init)
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") })
+        for path in listed {
+            #expect(FileManager.default.fileExists(atPath: root + "/" + path), "po/POTFILES lists a missing \(path)")
+        }
+        let calls = try NSRegularExpression(
+            pattern: #"I18n\.tr\(\s*"|\blocalize(\.format)?\(\s*"|localizer\.(format|plural)\(\s*"|translatable="yes""#)
+        var found: [String] = []
+        for folder in ["Sources", "Resources"] {
+            let enumerator = FileManager.default.enumerator(atPath: root + "/" + folder)
+            while let relative = enumerator?.nextObject() as? String {
+                guard relative.hasSuffix(".swift") || relative.hasSuffix(".ui") else { continue }
+                let path = folder + "/" + relative
+                let text = try String(contentsOfFile: root + "/" + path, encoding: .utf8)
+                if calls.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
+                    found.append(path)
+                }
+            }
+        }
+        #expect(found.count >= 30, "the search found only \(found)")
+        for path in found.sorted() where !listed.contains(path) {
+            Issue.record("\(path) has messages but po/POTFILES does not list it")
+        }
+    }
+
     @Test func pluralEntriesHaveEveryFormAndKeepTheCount() throws {
         let po = try String(contentsOfFile: root + "/po/es.po", encoding: .utf8)
         #expect(po.contains(#""Plural-Forms: nplurals=2; plural=(n != 1);\n""#))

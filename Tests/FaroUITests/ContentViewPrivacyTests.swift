@@ -67,17 +67,20 @@ struct ContentViewPrivacyTests {
         let backend = try TestBackend()
         let view = try View()
         var cases: [(what: String, url: String, trusted: Bool, says: String)] = [
-            ("untrusted certificate", peer.httpsBase + "/page?imei=\(Self.id)", false, "certificate"),
-            ("refused connection", "https://127.0.0.1:1/?imei=\(Self.id)", false, "could not load"),
-            ("not a web address", "ftp://127.0.0.1/x?imei=\(Self.id)", false, "not a valid http"),
-            ("HTTP error", backend.base + "/sitios/no-existe/?imei=\(Self.id)", false, "HTTP 404"),
-            ("redirect loop", backend.base + "/debug/redirect?loop=0&imei=\(Self.id)", false, "redirected more"),
+            ("untrusted certificate", peer.httpsBase + "/page?imei=\(Self.id)", false, "secure connection"),
+            ("refused connection", "https://127.0.0.1:1/?imei=\(Self.id)", false, "could not be reached"),
+            ("not a web address", "ftp://127.0.0.1/x?imei=\(Self.id)", false, "address is not valid"),
+            ("HTTP error", backend.base + "/sitios/no-existe/?imei=\(Self.id)", false, "error 404"),
+            (
+                "redirect loop", backend.base + "/debug/redirect?loop=0&imei=\(Self.id)", false,
+                "address it does not follow"
+            ),
         ]
         cases += [
-            ("wrong host name", peer.wrongNameBase + "/page?imei=\(Self.id)", true, "certificate"),
-            ("https to http", peer.httpsBase + "/to-http?imei=\(Self.id)", true, "insecure"),
-            ("https to ftp", peer.httpsBase + "/to-ftp?imei=\(Self.id)", true, "not a web address"),
-            ("HTTP error over https", peer.httpsBase + "/status/500?imei=\(Self.id)", true, "HTTP 500"),
+            ("wrong host name", peer.wrongNameBase + "/page?imei=\(Self.id)", true, "secure connection"),
+            ("https to http", peer.httpsBase + "/to-http?imei=\(Self.id)", true, "address it does not follow"),
+            ("https to ftp", peer.httpsBase + "/to-ftp?imei=\(Self.id)", true, "address it does not follow"),
+            ("HTTP error over https", peer.httpsBase + "/status/500?imei=\(Self.id)", true, "error 500"),
         ]
         for c in cases {
             let shown =

@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// The Spanish window has no English left: Tests/UI/spanish_walk.py opens every menu, dialog and page of the real
-/// window (under Xvfb, through AT-SPI) and fails on any label, button, menu item, window title or tooltip that is
-/// an English msgid of po/es.po.
+/// window (under Xvfb, through AT-SPI), calibration's result included, and fails on any label, button, menu item,
+/// window title, tooltip or status text that is an English msgid of po/es.po, holds common English words, or is
+/// made of anything but Spanish messages of po/es.po, numbers and the demo catalog's data.
 @Suite("Spanish window walk", .serialized)
 struct SpanishWalkTests {
     @Test func noEnglishStringIsShownInTheSpanishWindow() throws {
@@ -17,6 +18,7 @@ struct SpanishWalkTests {
         ]
         .joined(separator: " ")
         env["FARO_PO"] = Paths.packageRoot + "/po/es.po"
+        env["FARO_DATA"] = Paths.data
         env["FARO_LANG"] = "es"
         let walk = try ChildProcess(
             Paths.packageRoot + "/Tests/UI/with-display.sh",
@@ -27,9 +29,10 @@ struct SpanishWalkTests {
         #expect(output.contains("OK spanish-walk"), "\(output)")
         // Every part of the window was walked.
         for view in [
-            "beacons", "main-menu", "contact-dialog", "contact-dialog-errors", "register-dialog", "about-dialog",
+            "beacons", "calibration-dialog", "calibration-result", "main-menu", "preferences", "contact-dialog",
+            "contact-dialog-errors", "register-dialog", "about-dialog",
             "saved-empty", "site", "share-menu", "qr-dialog", "rating-dialog", "send-details-dialog", "site-saved",
-            "export-chooser", "saved-list", "saved-copy",
+            "export-chooser", "saved-list", "saved-copy", "visits", "beacon-page",
         ] {
             #expect(output.contains("VIEW \(view) "), "the walk did not reach \(view)")
         }

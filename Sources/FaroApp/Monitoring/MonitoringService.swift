@@ -233,7 +233,7 @@ public final class MonitoringService {
         do {
             try source.start { [weak self] event in MainActor.assumeIsolated { self?.handle(event) } }
         } catch {
-            scannerState = .unavailable(error.description)
+            scannerState = .unavailable(ScannerProblem(error))
         }
     }
 
@@ -291,7 +291,7 @@ public final class MonitoringService {
             sessionInputsChanged()
             onUpdate?(.scanner(scannerState))
         case .failed(let error):
-            scannerState = .unavailable(error.description)
+            scannerState = .unavailable(ScannerProblem(error))
             sessionInputsChanged()
             onUpdate?(.scanner(scannerState))
         }
@@ -336,7 +336,8 @@ public final class MonitoringService {
         case .poweredOff: return .bluetoothOff
         case .adapterMissing: return .noAdapter
         case .quiet(_, let minutes): return .quiet(minutes: minutes)
-        case .waitingForService, .serviceGone, .accessDenied: return .unavailable(state.description)
+        case .waitingForService, .serviceGone: return .unavailable(.serviceMissing)
+        case .accessDenied: return .unavailable(.accessDenied)
         }
     }
 }

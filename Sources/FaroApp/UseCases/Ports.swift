@@ -24,7 +24,13 @@ public protocol SiteFlags: AnyObject, Sendable {
 }
 
 /// A store that could not do what was asked (the database is locked, read-only, full, or newer than this Faro).
+/// `problem` is what the window words (`StorageProblem.message`); `description` the English detail for logs.
 public struct StorageFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public var problem: StorageProblem
     public var description: String
-    public init(_ description: String) { self.description = description }
+
+    public init(_ problem: StorageProblem, detail: String) {
+        self.problem = problem
+        self.description = detail
+    }
 }

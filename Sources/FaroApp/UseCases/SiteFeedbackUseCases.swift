@@ -23,7 +23,7 @@ public enum SiteFeedbackError: Error, Equatable, Sendable, CustomStringConvertib
         case .alreadyDone: return localize("This site already has it.")
         case .invalidComment(let problem): return FormMessages.fill(localize(problem.msgid), problem.arguments)
         case .invalidRating(let stars): return localize.format("A rating is 0 to 5 stars, not %@.", String(stars))
-        case .storage(let failure): return localize("Could not save: ") + failure.description
+        case .storage(let failure): return localize("Could not save: ") + failure.problem.message(localize)
         }
     }
 }
@@ -71,7 +71,7 @@ public struct SendContactDetails: Sendable {
         } catch let error as StorageFailure {
             throw .storage(error)
         } catch {
-            throw .storage(StorageFailure("\(error)"))
+            throw .storage(StorageFailure(.other, detail: "\(error)"))
         }
     }
 }
@@ -109,7 +109,7 @@ public struct RateSite: Sendable {
         } catch let error as StorageFailure {
             throw .storage(error)
         } catch {
-            throw .storage(StorageFailure("\(error)"))
+            throw .storage(StorageFailure(.other, detail: "\(error)"))
         }
     }
 }

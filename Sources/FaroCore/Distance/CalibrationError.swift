@@ -1,32 +1,27 @@
-/// Why a calibration cannot be made or stored.
-public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a calibration cannot be made or stored: values, worded by whoever shows them (the window through gettext,
+/// `faro calibrate` in English), never words of their own.
+public enum CalibrationError: Error, Equatable, Sendable {
     /// The beacon was not heard at all.
     case notHeard(BeaconIdentity)
     /// Fewer readings than a robust estimate needs.
     case tooFewReadings(found: Int, needed: Int)
-    /// A 1 m power no beacon can have (outside −100…0 dBm).
+    /// A 1 m power (dBm) no beacon can have: outside `CalibrationLimits.power`.
     case absurdPower(Double)
-    /// An adapter offset beyond ±30 dB: the reading was not taken at the stated distance, or the beacon lies.
+    /// An adapter offset (dB) beyond ±`CalibrationLimits.offset`: the reading was not taken at the stated
+    /// distance, or the beacon lies.
     case absurdOffset(Double)
-    /// A distance that is not a positive, plausible number of metres.
+    /// A distance (metres) outside `CalibrationLimits.distance`.
     case invalidDistance(Double)
+}
 
-    public var description: String {
-        switch self {
-        case .notHeard(let identity):
-            return "the beacon \(identity) was not heard; nothing was stored"
-        case .tooFewReadings(let found, let needed):
-            return "only \(found) readings of the beacon (at least \(needed) are needed); nothing was stored"
-        case .absurdPower(let power):
-            return "the measured 1 m power \(String(cFormat: "%.1f", power)) dBm is outside −100…0 dBm; "
-                + "nothing was stored"
-        case .absurdOffset(let offset):
-            return "the adapter offset \(String(cFormat: "%.1f", offset)) dB is beyond ±30 dB (was the device at "
-                + "the stated distance?); nothing was stored"
-        case .invalidDistance(let metres):
-            return "the distance \(String(cFormat: "%.2f", metres)) m must be between 0.1 and 10 m"
-        }
-    }
+/// The bounds a calibration must fall within (docs/calibration.md); the refusals' wordings quote them.
+public enum CalibrationLimits {
+    /// The plausible 1 m power of a beacon, dBm.
+    public static let power: ClosedRange<Double> = -100...0
+    /// The largest adapter offset believed, dB (either sign).
+    public static let offset = 30.0
+    /// The distances a calibration may be taken at, metres.
+    public static let distance: ClosedRange<Double> = 0.1...10
 }
 
 extension BeaconIdentity {

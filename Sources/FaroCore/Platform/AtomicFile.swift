@@ -2,16 +2,37 @@
     import Glibc
 #endif
 
-/// Why a file could not be written, in words a user can act on ("no such folder", "permission denied", "the disk
-/// is full").
+/// Why a file could not be written: `problem` is the value a window words in the user's language; `reason` the
+/// same in English for the terminal and logs ("no such folder", "permission denied", "the disk is full").
 public struct FileWriteError: Error, Equatable, Sendable, CustomStringConvertible {
     public var path: String
+    public var problem: FileWriteProblem
     public var reason: String
     public var description: String { "cannot write \(path): \(reason)" }
 
-    public init(path: String, reason: String) {
+    public init(path: String, problem: FileWriteProblem, reason: String) {
         self.path = path
+        self.problem = problem
         self.reason = reason
+    }
+}
+
+/// What kept a file from being written.
+public enum FileWriteProblem: Equatable, Sendable {
+    case noSuchFolder
+    case permissionDenied
+    case diskFull
+    case isFolder
+    case other
+
+    public init(errno code: Int32) {
+        switch code {
+        case ENOENT: self = .noSuchFolder
+        case EACCES, EPERM, EROFS: self = .permissionDenied
+        case ENOSPC, EDQUOT: self = .diskFull
+        case EISDIR: self = .isFolder
+        default: self = .other
+        }
     }
 }
 
@@ -30,7 +51,9 @@ public enum AtomicFile {
     static func write(
         _ bytes: [UInt8], to path: String, permissions: mode_t, nextName: () -> String
     ) throws(FileWriteError) {
-        func failure(_ code: Int32) -> FileWriteError { FileWriteError(path: path, reason: reason(code)) }
+        func failure(_ code: Int32) -> FileWriteError {
+            FileWriteError(path: path, problem: FileWriteProblem(errno: code), reason: reason(code))
+        }
         var temporary = ""
         var fd: Int32 = -1
         for _ in 0..<16 {

@@ -270,7 +270,10 @@ public final class FaroApplication {
             do {
                 try autostart.set(wanted)
             } catch {
-                windows.window?.setStatus(I18n.tr("Could not change starting at login: ") + "\(error)")
+                // Worded from the value; FileManager's own (English) description is never shown.
+                let problem = (error as? FileWriteError)?.problem ?? .other
+                windows.window?.setStatus(
+                    I18n.tr("Could not change starting at login: ") + problem.message(I18n.localizer))
             }
         }
         let enabled = autostart.isEnabled

@@ -135,7 +135,7 @@ final class BeaconPage {
             d.history?.addressesSeen.map(\.description).joined(separator: ", ") ?? d.ranged.map {
                 $0.address.description
             } ?? "—")
-        set("adapter", monitoring.adapter)
+        set("adapter", PreferencesText.adapterName(monitoring.adapter))
         set("advertised", d.ranged.map { "\($0.measuredPower) dBm" } ?? "—")
         let advertised = d.ranged?.measuredPower ?? 0
         let power = d.calibration.power(for: identity, advertised: advertised)
@@ -282,7 +282,8 @@ final class BeaconPage {
         for r in d.readings { text += ReadingCSV.row(r, epoch: epoch) }
         do throws(FileWriteError) { try AtomicFile.write(Array(text.utf8), to: path) } catch {
             FeedbackDialogs.problem(
-                parent: window, title: I18n.tr("The readings were not exported"), detail: error.description)
+                parent: window, title: I18n.tr("The readings were not exported"),
+                detail: error.problem.message(I18n.localizer))
         }
     }
 }

@@ -47,7 +47,10 @@ enum ProfileForms {
     private static func messages(_ error: FormSubmissionError) -> FormMessages {
         switch error {
         case .invalid(let errors): return FormMessages(errors, localize: I18n.localizer)
-        case .storage(let failure): return FormMessages(byField: [.nombre: I18n.tr("Could not save: ") + "\(failure)"])
+        case .storage(let failure):
+            return FormMessages(byField: [
+                .nombre: I18n.tr("Could not save: ") + failure.problem.message(I18n.localizer)
+            ])
         }
     }
 }

@@ -114,7 +114,9 @@ final class CalibrationDialog {
         do {
             try store.save(result, adapter: monitoring.adapter, applyToAdapter: apply)
         } catch {
-            gtk_label_set_text(cast(template.widget("result")), error.description)
+            gtk_label_set_text(
+                cast(template.widget("result")),
+                I18n.tr("The calibration was not saved: ") + error.problem.message(I18n.localizer))
             return
         }
         monitoring.reloadCalibration()
@@ -123,7 +125,9 @@ final class CalibrationDialog {
 
     private func resetCalibration() {
         do { try monitoring.calibrations?.reset(identity) } catch {
-            gtk_label_set_text(cast(template.widget("result")), error.description)
+            gtk_label_set_text(
+                cast(template.widget("result")),
+                I18n.tr("The calibration was not reset: ") + error.problem.message(I18n.localizer))
             return
         }
         monitoring.reloadCalibration()
@@ -139,16 +143,30 @@ final class CalibrationDialog {
             metres(r.distanceAfter))
     }
 
+    /// A refusal in the user's language, with its numbers and the bound it broke (docs/calibration.md).
     static func describe(_ error: CalibrationError) -> String {
+        let one = { (value: Double) in String(cFormat: "%.1f", value) }
+        let limits = CalibrationLimits.self
         switch error {
         case .notHeard:
             return I18n.tr("The beacon was not heard. Move closer and try again; nothing was stored.")
         case .tooFewReadings(let found, let needed):
+            return I18n.localizer.plural(
+                "Only %@ reading in a minute (at least %@ are needed); nothing was stored.",
+                "Only %@ readings in a minute (at least %@ are needed); nothing was stored.", found, String(needed))
+        case .absurdPower(let power):
             return I18n.localizer.format(
-                "Only %@ readings in a minute (at least %@ are needed); nothing was stored.", String(found),
-                String(needed))
-        case .absurdPower, .absurdOffset, .invalidDistance:
-            return I18n.localizer.format("The result is not plausible (%@); nothing was stored.", error.description)
+                "The result is not plausible: a 1 m power of %@ dBm is outside %@ to %@ dBm. Nothing was stored.",
+                one(power), String(cFormat: "%.0f", limits.power.lowerBound),
+                String(cFormat: "%.0f", limits.power.upperBound))
+        case .absurdOffset(let offset):
+            return I18n.localizer.format(
+                "The result is not plausible: it is %@ dB from the advertised power, beyond ±%@ dB. Was the device 1 m away? Nothing was stored.",
+                one(offset), String(cFormat: "%.0f", limits.offset))
+        case .invalidDistance(let metres):
+            return I18n.localizer.format(
+                "The distance must be between %@ and %@ m, not %@ m. Nothing was stored.",
+                one(limits.distance.lowerBound), String(cFormat: "%.0f", limits.distance.upperBound), one(metres))
         }
     }
 }

@@ -178,8 +178,11 @@ final class PreferencesDialog {
     private func showOffset() {
         let adapter = monitoring.adapter
         let text: String
+        let recording = adapter == PreferencesText.recordingAdapter
         if let offset = monitoring.calibrations?.offset(adapter: adapter) {
             text = PreferencesText.offset(adapter: adapter, decibels: offset)
+        } else if recording {
+            text = I18n.tr("Recordings and the demo have no offset.")
         } else {
             text = I18n.localizer.format("No offset for the adapter %@.", adapter)
         }
@@ -193,7 +196,9 @@ final class PreferencesDialog {
             try monitoring.calibrations?.resetOffset(adapter: monitoring.adapter)
             monitoring.reloadCalibration()
         } catch {
-            gtk_label_set_text(cast(template.widget("adapter-offset")), error.description)
+            gtk_label_set_text(
+                cast(template.widget("adapter-offset")),
+                I18n.tr("The offset was not reset: ") + error.problem.message(I18n.localizer))
             return
         }
         showOffset()
@@ -234,9 +239,20 @@ enum PreferencesText {
         }
     }
 
+    /// The adapter name recordings and the demo are kept under (an identifier, never shown as such).
+    static let recordingAdapter = "replay"
+
+    /// The adapter as the window names it: its address, or "recording or demo".
+    static func adapterName(_ adapter: String) -> String {
+        adapter == recordingAdapter ? I18n.tr("Recording or demo") : adapter
+    }
+
     static func offset(adapter: String, decibels: Double) -> String {
-        I18n.localizer.format(
-            "The adapter %@ reads %@ dB from advertised powers.", adapter, String(cFormat: "%+.1f", decibels))
+        let amount = String(cFormat: "%+.1f", decibels)
+        if adapter == recordingAdapter {
+            return I18n.localizer.format("Recordings and the demo read %@ dB from advertised powers.", amount)
+        }
+        return I18n.localizer.format("The adapter %@ reads %@ dB from advertised powers.", adapter, amount)
     }
 
     static func check(_ check: ConnectionCheck) -> String {
@@ -250,10 +266,11 @@ enum PreferencesText {
             return I18n.localizer.format("Refused (HTTP %@): check the app key (faro app-key set).", String(status))
         case .notHTTPS: return urlProblem(.notHTTPS)
         case .notAURL: return urlProblem(.notAURL)
-        case .noAnswer(let detail):
-            return I18n.localizer.format("No answer: %@. Check the network and the URL.", detail)
-        case .unexpected(let detail):
-            return I18n.localizer.format("The server answered, but not as a Faro backend: %@", detail)
+        // The details are the network layer's English (for `faro` in a terminal); the window says what to do.
+        case .noAnswer:
+            return I18n.tr("No answer from the server. Check the network and the URL.")
+        case .unexpected:
+            return I18n.tr("The server answered, but not as a Faro backend.")
         }
     }
 }

@@ -77,7 +77,7 @@ final class SavedListPage {
                 do throws(SiteError) { try self.services.deleteSaved(entry.id) } catch {
                     FeedbackDialogs.problem(
                         parent: self.root, title: I18n.tr("The page was not deleted"),
-                        detail: error.description)
+                        detail: error.problem.message(I18n.localizer))
                 }
                 self.reload()
             }
@@ -107,7 +107,7 @@ final class SavedListPage {
                         do throws(SiteError) { try self.services.exportSaved(entry.id, to: path) } catch {
                             FeedbackDialogs.problem(
                                 parent: self.root, title: I18n.tr("The page was not exported"),
-                                detail: error.description)
+                                detail: error.problem.message(I18n.localizer))
                         }
                     }
                 }

@@ -170,7 +170,7 @@ final class SitePage {
                     let hint = self.savedCopy == nil ? "" : " " + I18n.tr("A saved copy is available.")
                     gtk_label_set_text(
                         cast(self.errorLabel),
-                        DeviceIDScrubber.scrub(I18n.tr("The site could not be loaded: ") + error.description + hint))
+                        I18n.tr("The site could not be loaded: ") + error.problem.message(I18n.localizer) + hint)
                     if self.savedCopy == nil {
                         gtk_widget_hide(self.openSavedButton)
                     } else {
@@ -228,7 +228,7 @@ final class SitePage {
                 self.say(I18n.tr("Saved in Guardados."))
                 self.onSaved()
             case .failure(let error):
-                self.say(DeviceIDScrubber.scrub(I18n.tr("The page could not be saved: ") + error.description))
+                self.say(I18n.tr("The page could not be saved: ") + error.problem.message(I18n.localizer))
             }
         }
     }

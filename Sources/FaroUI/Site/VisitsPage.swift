@@ -183,7 +183,8 @@ final class VisitsPage {
                 guard let self, response == GTK_RESPONSE_ACCEPT.rawValue else { return }
                 do throws(ProfileStoreError) { try self.history.clearVisits() } catch {
                     FeedbackDialogs.problem(
-                        parent: self.root, title: I18n.tr("The history was not cleared"), detail: error.description)
+                        parent: self.root, title: I18n.tr("The history was not cleared"),
+                        detail: error.problem.message(I18n.localizer))
                 }
                 self.reload()
             })

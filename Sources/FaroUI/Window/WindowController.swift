@@ -189,7 +189,8 @@ final class WindowController {
                 self.window?.showPage("site")
                 sitePage.showSaved(site, title: name)
             case .failure(let error):
-                self.window?.setStatus(I18n.tr("The saved page could not be opened: ") + error.description)
+                self.window?.setStatus(
+                    I18n.tr("The saved page could not be opened: ") + error.problem.message(I18n.localizer))
             }
         }
     }

@@ -9,11 +9,11 @@ final class ContactProfileAdapter: ContactProfileStore, @unchecked Sendable {
     init(database: FaroDatabase) { self.database = database }
 
     func loadContactDetails() throws(StorageFailure) -> ContactDetails? {
-        do { return try database.contactProfile.load() } catch { throw StorageFailure(error.description) }
+        do { return try database.contactProfile.load() } catch { throw StorageFailure(error) }
     }
 
     func saveContactDetails(_ details: ContactDetails, at time: Double) throws(StorageFailure) {
-        do { try database.contactProfile.save(details, now: time) } catch { throw StorageFailure(error.description) }
+        do { try database.contactProfile.save(details, now: time) } catch { throw StorageFailure(error) }
     }
 
 }

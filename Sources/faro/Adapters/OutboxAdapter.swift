@@ -29,7 +29,7 @@ final class OutboxAdapter: OutboxWriter, OutboxMonitor, @unchecked Sendable {
         do {
             row = try database.outbox.submit(submission, now: time, marking: mark, backend: backend)
         } catch {
-            throw StorageFailure(error.description)
+            throw StorageFailure(error)
         }
         deliverer?.wake()
         return row.id

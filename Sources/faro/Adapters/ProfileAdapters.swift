@@ -33,18 +33,18 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHisto
                         result.adapterOffset, adapter: adapter, from: result.identity, at: now)
                 }
             }
-        } catch { throw ProfileStoreError(error.description) }
+        } catch { throw ProfileStoreError(error) }
     }
 
     func reset(_ identity: BeaconIdentity) throws(ProfileStoreError) {
-        do { try database.calibrations.delete(identity) } catch { throw ProfileStoreError(error.description) }
+        do { try database.calibrations.delete(identity) } catch { throw ProfileStoreError(error) }
     }
 
     func offset(adapter: String) -> Double? { try? database.calibrations.offset(adapter: adapter) }
 
     func resetOffset(adapter: String) throws(ProfileStoreError) {
         do { try database.calibrations.deleteOffset(adapter: adapter) } catch {
-            throw ProfileStoreError(error.description)
+            throw ProfileStoreError(error)
         }
     }
 
@@ -90,6 +90,6 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHisto
     }
 
     func clearVisits() throws(ProfileStoreError) {
-        do { try database.visits.clear() } catch { throw ProfileStoreError(error.description) }
+        do { try database.visits.clear() } catch { throw ProfileStoreError(error) }
     }
 }

@@ -34,7 +34,7 @@ final class SiteAdapters: SiteServices, @unchecked Sendable {
             },
             completion: { [deviceID] result in
                 let answer = result.map { LoadedSite(url: $0.url, document: $0.document, images: $0.images) }
-                    .mapError { SiteError(DeviceIDScrubber.scrub($0.description, knownID: deviceID)) }
+                    .mapError { SiteError($0, knownID: deviceID) }
                 FaroApplication.performOnMain { completion(answer) }
             })
     }
@@ -54,7 +54,7 @@ final class SiteAdapters: SiteServices, @unchecked Sendable {
                     business: request.business, mht: page.archive, now: request.savedAt)
                 result = .success(id)
             } catch {
-                result = .failure(SiteError(DeviceIDScrubber.scrub("\(error)", knownID: deviceID)))
+                result = .failure(SiteError(error, knownID: deviceID))
             }
             FaroApplication.performOnMain { completion(result) }
         }
@@ -78,10 +78,8 @@ final class SiteAdapters: SiteServices, @unchecked Sendable {
             let result: Result<LoadedSite, SiteError>
             do {
                 result = .success(try SiteAdapters.openSaved(id, in: try FaroDatabase(path: path)))
-            } catch let error as SiteError {
-                result = .failure(error)
             } catch {
-                result = .failure(SiteError("\(error)"))
+                result = .failure(SiteError(error))
             }
             FaroApplication.performOnMain { completion(result) }
         }
@@ -90,7 +88,7 @@ final class SiteAdapters: SiteServices, @unchecked Sendable {
     private static func openSaved(_ id: Int64, in database: FaroDatabase) throws(SiteError) -> LoadedSite {
         do {
             guard let bytes = try database.savedPages.archive(id: id) else {
-                throw SiteError("that saved page is gone")
+                throw SiteError(.savedPageGone, detail: "that saved page is gone")
             }
             let opened = try ArchiveOpener.open(bytes)
             var images: [String: [UInt8]] = [:]
@@ -98,29 +96,23 @@ final class SiteAdapters: SiteServices, @unchecked Sendable {
             return LoadedSite(
                 url: DeviceIDURL.stripping(from: opened.archive.location ?? ""), document: opened.document,
                 images: images)
-        } catch let error as SiteError {
-            throw error
         } catch {
-            throw SiteError(DeviceIDScrubber.scrub("\(error)"))
+            throw SiteError(error)
         }
     }
 
     func deleteSaved(_ id: Int64) throws(SiteError) {
-        do { try database.savedPages.delete(id: id) } catch { throw SiteError(error.description) }
+        do { try database.savedPages.delete(id: id) } catch { throw SiteError(error) }
     }
 
     func exportSaved(_ id: Int64, to path: String) throws(SiteError) {
         do {
             guard let bytes = try database.savedPages.archive(id: id) else {
-                throw SiteError("that saved page is gone")
+                throw SiteError(.savedPageGone, detail: "that saved page is gone")
             }
             try AtomicFile.write(bytes, to: path)
-        } catch let error as SiteError {
-            throw error
-        } catch let error as FileWriteError {
-            throw SiteError(error.description)
         } catch {
-            throw SiteError("\(error)")
+            throw SiteError(error)
         }
     }
 

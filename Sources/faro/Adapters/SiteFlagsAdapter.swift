@@ -10,12 +10,12 @@ final class SiteFlagsAdapter: SiteFlags, @unchecked Sendable {
 
     func contactSent(to url: String) throws(StorageFailure) -> Bool {
         do { return try database.siteState.state(url: url).contactSentAt != nil } catch {
-            throw StorageFailure(error.description)
+            throw StorageFailure(error)
         }
     }
 
     func rating(of url: String) throws(StorageFailure) -> Int? {
-        do { return try database.siteState.state(url: url).rating } catch { throw StorageFailure(error.description) }
+        do { return try database.siteState.state(url: url).rating } catch { throw StorageFailure(error) }
     }
 
 }

@@ -21,7 +21,7 @@ enum CalibrateCommand {
         summary: "Calibrate a beacon's 1 m power, and this adapter's offset.",
         description: """
             Measures a beacon's power at 1 m from readings taken with the device held at a known distance from it \
-            (a robust estimate: the median of the filtered RSSI, from at least 10 readings) and stores it in the \
+            (a robust estimate: the interquartile mean of the RSSI readings, from at least 10) and stores it in the \
             profile database; every distance Faro computes for that beacon (the window, monitoring, scan, range) \
             then uses it instead of the power the beacon advertises. It prints one line: \
             UUID:MAJOR:MINOR measured_power=-61 readings=143 adapter_offset=-4.0. The adapter offset is the \
@@ -77,7 +77,7 @@ enum CalibrateCommand {
             throw UsageError(
                 description: "--beacon must be UUID:MAJOR:MINOR (major and minor 0..65535), not '\(beaconText)'")
         }
-        let distance = try args.number("--distance", in: 0.1...10) ?? 1
+        let distance = try args.number("--distance", in: CalibrationLimits.distance) ?? 1
         let apply = args.flag("--apply-to-adapter")
         var sampler = CalibrationSampler(target: identity)
         let adapter: String
@@ -103,7 +103,7 @@ enum CalibrateCommand {
         }
         let result: CalibrationResult
         do { result = try sampler.result(distance: distance) } catch {
-            throw CommandFailure(description: error.description)
+            throw CommandFailure(description: describe(error))
         }
         let database = try openProfile()
         let now = Date().timeIntervalSince1970
@@ -121,6 +121,29 @@ enum CalibrateCommand {
             "\(identity.colonSeparated) measured_power=\(Int(result.measuredPower.rounded())) "
                 + "readings=\(result.readings) adapter_offset=\(String(cFormat: "%.1f", result.adapterOffset))")
         return 0
+    }
+
+    /// A refusal in the terminal's words (English; the window words the same values through gettext).
+    static func describe(_ error: CalibrationError) -> String {
+        let one = { (value: Double) in String(cFormat: "%.1f", value) }
+        let limits = CalibrationLimits.self
+        switch error {
+        case .notHeard(let identity):
+            return "the beacon \(identity.colonSeparated) was not heard; nothing was stored"
+        case .tooFewReadings(let found, let needed):
+            return "only \(found) reading\(found == 1 ? "" : "s") of the beacon (at least \(needed) are needed); "
+                + "nothing was stored"
+        case .absurdPower(let power):
+            return "the measured 1 m power \(one(power)) dBm is outside \(Int(limits.power.lowerBound))..."
+                + "\(Int(limits.power.upperBound)) dBm; nothing was stored"
+        case .absurdOffset(let offset):
+            return "the adapter offset \(one(offset)) dB is beyond ±\(Int(limits.offset)) dB (was the device at the "
+                + "stated distance?); nothing was stored"
+        case .invalidDistance(let metres):
+            return
+                "the distance \(String(cFormat: "%.2f", metres)) m must be between \(one(limits.distance.lowerBound)) "
+                + "and \(Int(limits.distance.upperBound)) m"
+        }
     }
 
     static func list(json: Bool) throws -> Int32 {
