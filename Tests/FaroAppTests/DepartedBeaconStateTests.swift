@@ -100,7 +100,8 @@ struct DepartedBeaconStateTests {
         _ = builder.update(
             snapshot: RangingSnapshot(time: 1, beacons: crowd + churn), catalog: CatalogIndex(), state: .scanning)
         #expect(builder.rememberedCount == 340)
-        _ = builder.update(snapshot: RangingSnapshot(time: 2, beacons: crowd), catalog: CatalogIndex(), state: .scanning)
+        _ = builder.update(
+            snapshot: RangingSnapshot(time: 2, beacons: crowd), catalog: CatalogIndex(), state: .scanning)
         #expect(builder.rememberedCount == 40)
     }
 
