@@ -11,10 +11,11 @@ build=(pkg-config libgtk-3-dev libnotify-dev libbluetooth-dev libsqlite3-dev lib
        libsecret-1-dev meson ninja-build gettext bash-completion debhelper dpkg-dev fakeroot)
 # Tests: real peers and tools (private D-Bus + dbusmock, a headless X server, AT-SPI, validators, a Secret Service,
 # the package checker, man, openssl for the HTTPS peer's certificates), the bench's venv, and the text browsers the
-# reader benchmark compares with (w3m, lynx), and xdotool for real pointer clicks on the beacon list.
+# reader benchmark compares with (w3m, lynx), xdotool for real pointer clicks on the beacon list, and libfaketime for
+# wall-clock jumps (a suspend) under the soak and the sleep tests.
 test=(dbus dbus-x11 python3 python3-dbusmock python3-venv xvfb x11-utils at-spi2-core python3-dogtail imagemagick
       desktop-file-utils appstream locales sqlite3 curl chromium libxml2-utils systemd gnome-keyring libsecret-tools
-      lintian man-db groff-base openssl xdotool w3m lynx)
+      lintian man-db groff-base openssl xdotool w3m lynx faketime)
 
 wanted=("${build[@]}")
 case "${1:-all}" in
