@@ -145,8 +145,8 @@ enum GUICommand {
             VisitRetention.apply(settings: settings, to: database, now: wallClock())
         }
         defer { retention.cancel() }
-        // A tray app runs for weeks: every hour, what is past its time goes and the WAL is copied back into the
-        // database file (docs/storage.md).
+        // A tray app runs for weeks: every ten minutes, what is past its time goes and the WAL is copied back into
+        // the database file (docs/storage.md).
         let maintenance = MainContextSources.addSecondsTimeout(seconds: GUICommand.maintenanceInterval) {
             maintain()
             return true
@@ -189,6 +189,8 @@ enum GUICommand {
             }
         }
         let status = FaroApplication(environment: environment).run(service: service, background: background)
+        // What the last minutes wrote reaches the database file before Faro quits.
+        _ = try? database.checkpoint()
         network?.stop()
         catalog.service.stop(timeout: 5)
         outbox.deliverer?.stop(timeout: 5)
@@ -199,7 +201,7 @@ enum GUICommand {
 
 extension GUICommand {
     /// Seconds between two runs of the store's maintenance.
-    static let maintenanceInterval: UInt32 = 3600
+    static let maintenanceInterval: UInt32 = 600
 
     /// The window's catalog: the local copy at once, kept in sync with `configuration`'s backend on the catalog
     /// service's thread (at start, every `catalog-refresh-interval`, when the network is back, soon after an
