@@ -495,8 +495,12 @@ def churn(wave):
             time.sleep(0.05)
         bluez.add("C0:FF:EE:%02X:%02X:%02X" % (0x10 + wave, i // 256, i % 256), STRANGER_UUID, 1000 + wave,
                   i + 1, -75, lifetime=30)
-    # Every beacon left (30 s of life, then the exit period) and the list is back to the crowd.
+    # Every beacon left (30 s of life, then the exit period) and the list is back to the crowd. The accessibility
+    # client is asked once (as a screen reader would be) before memory is read: the bridge frees what it held for
+    # events not yet read.
     settle(30 + 45)
+    listed("0/0")
+    settle(10)
     after = anon()
     churn_results.append((before, after))
     log("churn", wave, "anon before %d kB, after %d kB" % (before, after))
@@ -698,6 +702,10 @@ say("wal_max_bytes", max(all_wal, default=0))
 say("db_bytes_end", os.path.getsize(DB) if os.path.exists(DB) else 0)
 say("wal_bytes_end", os.path.getsize(DB + "-wal") if os.path.exists(DB + "-wal") else 0)
 say("wal_frames_total", samples[-1]["wal_frames"] if samples else 0)
+if len(samples) >= 2:
+    # The whole run, entries, exits and faults included (each WAL page counted twice, as above).
+    span = (samples[-1]["t"] - samples[0]["t"]) / 60
+    say("write_kb_per_min_whole_run", "%.1f" % (samples[-1]["wal_frames"] * 4120 * 2 / 1024 / span))
 
 visits = []
 if os.path.exists(DB):
