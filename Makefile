@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: all deps build run test bench fuzz deb clean
+.PHONY: all deps build run test bench soak fuzz deb clean
 
 all: build
 
@@ -20,6 +20,11 @@ test: deps
 
 bench: deps
 	@bash scripts/bench.sh
+
+# A week in the tray, compressed: the window through faults for SOAK_MINUTES (default 15; bench/README.md, "Soak").
+soak: deps
+	swift build -c release
+	@bash bench/soak/run.sh
 
 fuzz: deps
 	@FUZZ_SECONDS=$${FUZZ_SECONDS:-300} bash scripts/fuzz.sh

@@ -43,6 +43,11 @@ public final class FaroDatabase {
                     message: "the journal mode stayed \(journal ?? "unknown")")
             }
             try connection.execute("PRAGMA synchronous = \(durable ? "FULL" : "NORMAL")")
+            // The WAL is copied into the database every `walCheckpointPages` pages, and its file is cut back to
+            // `walSizeLimit` bytes once a checkpoint has copied all of it (docs/storage.md): without the limit the
+            // file keeps the size of its largest burst for as long as Faro runs.
+            try connection.execute("PRAGMA wal_autocheckpoint = \(FaroDatabase.walCheckpointPages)")
+            try connection.execute("PRAGMA journal_size_limit = \(FaroDatabase.walSizeLimit)")
             try connection.execute("PRAGMA foreign_keys = ON")
             try Migrations.migrate(connection)
         } else {
@@ -54,6 +59,28 @@ public final class FaroDatabase {
                 throw .readOnly(path: path)
             }
         }
+    }
+
+    /// Pages the WAL may hold before a commit copies them into the database (SQLite's default is 1,000: 4 MB).
+    public static let walCheckpointPages = 256
+    /// Bytes the WAL file is cut back to after a checkpoint.
+    public static let walSizeLimit = 1_048_576
+
+    /// What a checkpoint did: whether another connection's read kept it from finishing (`busy`), how many pages the
+    /// WAL held and how many of them are now in the database file.
+    public struct Checkpoint: Equatable, Sendable {
+        public var busy: Bool
+        public var walPages: Int
+        public var copiedPages: Int
+    }
+
+    /// Copies the WAL into the database file now. `truncate` also empties the WAL file (it waits for readers, up to
+    /// the busy timeout); otherwise the checkpoint copies what no reader still needs and never waits.
+    @discardableResult
+    public func checkpoint(truncate: Bool = false) throws(StoreError) -> Checkpoint {
+        let row = try connection.query("PRAGMA wal_checkpoint(\(truncate ? "TRUNCATE" : "PASSIVE"))").first ?? []
+        func value(_ i: Int) -> Int { i < row.count ? Int(row[i].integer ?? 0) : 0 }
+        return Checkpoint(busy: value(0) != 0, walPages: value(1), copiedPages: value(2))
     }
 
     /// `$XDG_DATA_HOME/faro/faro.sqlite3`, with `~/.local/share` when XDG_DATA_HOME is unset or relative.

@@ -73,6 +73,8 @@ public struct BeaconListBuilder: Sendable {
     private let proximityWords: ProximityWords
     private let unknownTemplate: String
     private var remembered: [BeaconIdentity: Remembered] = [:]
+    /// How many beacons' rows are remembered (those of the last list).
+    public var rememberedCount: Int { remembered.count }
     private var generation: UInt64 = 0
 
     public init(localize: Localizer) {

@@ -36,8 +36,12 @@ public struct BeaconSession {
     public private(set) var catalog = CatalogIndex()
     /// Whether some catalogued place names no UUID (it becomes a region when a beacon of its major/minor is seen).
     private var catalogHasUUIDlessRows = false
-    /// Beacons already checked against such rows since the catalog last changed.
+    /// Beacons already checked against such rows since the catalog last changed (at most `checkedLimit`: past it
+    /// the set starts afresh, so beacons that passed by once do not stay in it for good).
     private var checkedForUUIDlessRows = Set<BeaconIdentity>()
+    static let checkedLimit = 1024
+    /// How many beacons are remembered as checked against the catalog's rows without a UUID.
+    public var checkedBeacons: Int { checkedForUUIDlessRows.count }
     /// The last tick's snapshot (empty before the first tick and after a reset).
     public private(set) var lastSnapshot = RangingSnapshot(time: 0, beacons: [])
     public let configuration: BeaconSessionConfiguration
@@ -81,6 +85,11 @@ public struct BeaconSession {
 
     /// One sighting; an entry it causes is emitted at once.
     public mutating func observe(_ sighting: BeaconSighting, emit: (BeaconSessionUpdate) -> Void) {
+        if catalogHasUUIDlessRows, checkedForUUIDlessRows.count >= Self.checkedLimit,
+            !checkedForUUIDlessRows.contains(sighting.beacon.identity)
+        {
+            checkedForUUIDlessRows.removeAll()
+        }
         if catalogHasUUIDlessRows, checkedForUUIDlessRows.insert(sighting.beacon.identity).inserted,
             let region = catalog.region(for: sighting.beacon.identity)
         {

@@ -28,8 +28,13 @@ public struct RegionMonitor {
     }
 
     private var states: [State]
-    /// Which regions each beacon identity belongs to, worked out once per identity.
+    /// Which regions each beacon identity belongs to, worked out once per identity. A cache: past
+    /// `membershipLimit` identities it starts afresh, so beacons that passed by once do not stay in it for good.
     private var membership: [BeaconIdentity: [Int]] = [:]
+    /// Identities whose membership is kept at most.
+    public static let membershipLimit = 1024
+    /// Identities whose membership is cached now.
+    public var cachedIdentities: Int { membership.count }
     /// Each region's index by identifier (a catalog of thousands of places is added one region at a time).
     private var indexByIdentifier: [String: Int] = [:]
 
@@ -64,6 +69,7 @@ public struct RegionMonitor {
             members = known
         } else {
             members = regions.indices.filter { regions[$0].contains(beacon) }
+            if membership.count >= Self.membershipLimit { membership.removeAll() }
             membership[beacon] = members
         }
         for r in members {

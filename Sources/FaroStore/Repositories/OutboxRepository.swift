@@ -235,6 +235,13 @@ public struct OutboxRepository {
         return connection.changes
     }
 
+    /// Deletes delivered rows last updated (delivered) before `time`; returns how many (docs/storage.md).
+    @discardableResult
+    public func deleteDelivered(before time: Double) throws(StoreError) -> Int {
+        try connection.query("DELETE FROM outbox WHERE state = 'delivered' AND updated_at < ?", [.real(time)])
+        return connection.changes
+    }
+
     /// Queues one undelivered row again for `backend` (a row that waited for another backend); returns false when
     /// there is no such row.
     @discardableResult

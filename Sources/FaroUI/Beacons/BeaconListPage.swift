@@ -166,6 +166,16 @@ final class BeaconListPage {
             })
     }
 
+    /// Rows of beacons that left kept at most while the list holds still: past them the list takes its order again
+    /// (a pointer left resting on the list while a crowd passes would otherwise keep a row for every beacon gone).
+    static let maxHeldDepartedRows = 32
+
+    /// Whether the rows keep their places at this update: while `holding`, unless more than `maxHeldDepartedRows`
+    /// rows are of beacons that left.
+    static func keepsPlaces(holding: Bool, departedRows: Int) -> Bool {
+        holding && departedRows <= maxHeldDepartedRows
+    }
+
     /// Whether rows keep their places now: the pointer is over the list, a row has the keyboard focus, or the
     /// pointer left less than `holdGrace` ago.
     private var holding: Bool {
@@ -291,9 +301,10 @@ final class BeaconListPage {
         }
         current = update
         let view = viewport(laidOut: displayed.count, count: update.order.count)
-        let hold = holding
+        let departed = displayed.reduce(0) { $0 + (update.positions[$1] == nil ? 1 : 0) }
+        let hold = BeaconListPage.keepsPlaces(holding: holding, departedRows: departed)
         // While rows hold still, a beacon that left keeps its row (showing its last values) until the re-sort.
-        if !hold, displayed.contains(where: { update.positions[$0] == nil }) {
+        if !hold, departed > 0 {
             for id in displayed where update.positions[id] == nil {
                 guard let row = rows.removeValue(forKey: id) else { continue }
                 let key = UnsafeMutableRawPointer(row.row)

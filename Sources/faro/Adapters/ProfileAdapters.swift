@@ -50,18 +50,41 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHisto
 
     // MARK: visits
 
-    /// The closest distance written for each open visit: a closer one is written only when it is 5 % closer, so a
-    /// place in range costs no write per tick.
+    /// A closer distance is kept only when it is 5 % closer than the closest known for the visit.
+    static let closerBy = 0.95
+    /// Closer distances are written together at most this often (seconds), and with the visit's exit: a place in
+    /// range costs no write per tick (docs/storage.md).
+    static let closestWriteInterval = 60.0
+
+    /// The closest distance known for each open visit (written or not).
     private var closest: [String: Double] = [:]
+    /// Closest distances not written yet.
+    private var unwritten: [String: Double] = [:]
+    private var lastClosestWrite = -Double.infinity
 
     func ranged(regionID: String, distance: Double) {
-        if let known = closest[regionID], distance >= known * 0.95 { return }
+        if let known = closest[regionID], distance >= known * Self.closerBy { return }
         closest[regionID] = distance
-        try? database.visits.sawDistance(placeID: regionID, distance)
+        unwritten[regionID] = distance
+        let now = clock()
+        // A clock set back writes at once rather than waiting for the old time to come round again.
+        if now - lastClosestWrite >= Self.closestWriteInterval || now < lastClosestWrite { flush() }
+    }
+
+    /// Writes the closest distances not written yet, in one transaction.
+    func flush() {
+        lastClosestWrite = clock()
+        guard !unwritten.isEmpty else { return }
+        let pending = unwritten
+        unwritten.removeAll()
+        try? database.connection.transaction { () throws(StoreError) in
+            for (place, distance) in pending { try database.visits.sawDistance(placeID: place, distance) }
+        }
     }
 
     func entered(regionID: String, place: CatalogPlace, at time: Double) {
         closest[regionID] = nil
+        unwritten[regionID] = nil
         do {
             try database.visits.enter(
                 placeID: regionID, business: place.cliente, title: place.titulo, url: place.url,
@@ -73,12 +96,21 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHisto
 
     func left(regionID: String, at time: Double) {
         closest[regionID] = nil
-        try? database.visits.leave(placeID: regionID, at: time)
+        let distance = unwritten.removeValue(forKey: regionID)
+        try? database.connection.transaction { () throws(StoreError) in
+            if let distance { try database.visits.sawDistance(placeID: regionID, distance) }
+            try database.visits.leave(placeID: regionID, at: time)
+        }
     }
 
     func leftAll(at time: Double) {
+        let pending = unwritten
         closest.removeAll()
-        try? database.visits.leaveAll(at: time)
+        unwritten.removeAll()
+        try? database.connection.transaction { () throws(StoreError) in
+            for (place, distance) in pending { try database.visits.sawDistance(placeID: place, distance) }
+            try database.visits.leaveAll(at: time)
+        }
     }
 
     func visits(limit: Int) -> [VisitEntry] {

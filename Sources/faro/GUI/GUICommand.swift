@@ -2,6 +2,7 @@ import Dispatch
 import FaroApp
 import FaroBluetooth
 import FaroCore
+import FaroGLib
 import FaroInstall
 import FaroNet
 import FaroStore
@@ -129,13 +130,25 @@ enum GUICommand {
         defer { watch.cancel() }
         environment.site = SiteAdapters(database: database, deviceID: deviceID)
         let profile = DatabaseProfileAdapters(database: database)
-        // Retention at start, and again when the setting changes while the window runs.
-        VisitRetention.apply(settings: settings, to: database, now: wallClock())
+        // Retention at start (with the rest of the store's maintenance), and again when the setting changes while
+        // the window runs.
+        let maintain = {
+            _ = try? StoreMaintenance.run(
+                on: database, now: wallClock(), visitsRetentionDays: VisitRetention.days(settings))
+        }
+        maintain()
         let retention = settings.observe { key in
             guard key == SettingsKey.visitsRetentionDays.rawValue else { return }
             VisitRetention.apply(settings: settings, to: database, now: wallClock())
         }
         defer { retention.cancel() }
+        // A tray app runs for weeks: every ten minutes, what is past its time goes and the WAL is copied back into
+        // the database file (docs/storage.md).
+        let maintenance = MainContextSources.addSecondsTimeout(seconds: GUICommand.maintenanceInterval) {
+            maintain()
+            return true
+        }
+        defer { MainContextSources.remove(maintenance) }
         environment.calibrations = profile
         environment.visits = profile
         environment.visitHistory = profile
@@ -177,6 +190,8 @@ enum GUICommand {
             }
         }
         let status = FaroApplication(environment: environment).run(service: service, background: background)
+        // What the last minutes wrote reaches the database file before Faro quits.
+        _ = try? database.checkpoint()
         network?.stop()
         catalog.service.stop(timeout: 5)
         outbox.deliverer?.stop(timeout: 5)
@@ -199,6 +214,9 @@ extension GUICommand {
         }
         return configuration
     }
+
+    /// Seconds between two runs of the store's maintenance.
+    static let maintenanceInterval: UInt32 = 600
 
     /// The window's catalog: the local copy at once, kept in sync with `configuration`'s backend on the catalog
     /// service's thread (at start, every `catalog-refresh-interval`, when the network is back, soon after an
