@@ -15,8 +15,9 @@ public struct OutboxPanelRow: Equatable, Sendable {
     public var id: String
     public var table: OutboxTable
     public var status: Status
-    /// The server's reason or the last error, verbatim (nil when there is none yet).
-    public var reason: String?
+    /// Why the row waits or was refused (nil when there is none yet, or the row was stored before reasons were
+    /// values: the panel then says where it stands only).
+    public var reason: OutboxReason?
     /// The backend the row was queued for (nil: queued before Faro recorded it; it goes to the current one).
     public var backend: String?
     /// Seconds since 1970.
@@ -56,7 +57,7 @@ public final class OutboxPanelModel {
     public var onChange: () -> Void = {}
     public private(set) var rows: [OutboxPanelRow] = []
     /// Why the last refresh or action failed (the database could not be used), nil when it worked.
-    public private(set) var problem: String?
+    public private(set) var problem: StorageProblem?
 
     public init(queue: any OutboxQueue, currentBackend: String?, now: @escaping () -> Double) {
         self.queue = queue
@@ -71,7 +72,7 @@ public final class OutboxPanelModel {
             rows = try queue.undelivered().map(row)
             problem = nil
         } catch {
-            problem = error.description
+            problem = StorageProblem(error.kind)
         }
     }
 
@@ -97,7 +98,7 @@ public final class OutboxPanelModel {
             status = .pending(attempts: entry.attempts)
         }
         return OutboxPanelRow(
-            id: entry.id, table: entry.table, status: status, reason: entry.lastError, backend: entry.backend,
+            id: entry.id, table: entry.table, status: status, reason: entry.reason, backend: entry.backend,
             createdAt: entry.createdAt, subject: entry.subject)
     }
 
@@ -130,10 +131,25 @@ public final class OutboxPanelModel {
     }
 
     private func act(_ body: () throws(OutboxQueueError) -> Void) {
-        var failure: String?
-        do { try body() } catch { failure = error.description }
+        var failure: StorageProblem?
+        do { try body() } catch { failure = StorageProblem(error.kind) }
         refresh()
         if let failure { problem = failure }
         onChange()
+    }
+}
+
+extension StorageProblem {
+    /// The outbox's failure kinds are the store's.
+    init(_ kind: OutboxQueueError.Kind) {
+        switch kind {
+        case .cannotOpen: self = .cannotOpen
+        case .damaged: self = .damaged
+        case .locked: self = .locked
+        case .readOnly: self = .readOnly
+        case .diskFull: self = .diskFull
+        case .newerVersion: self = .newerVersion
+        case .other: self = .other
+        }
     }
 }

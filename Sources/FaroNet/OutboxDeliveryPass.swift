@@ -93,14 +93,15 @@ public final class OutboxDeliveryPass {
                 case .delivered:
                     outcome.delivered += 1
                     troubleRun = 0
-                case .rejected(let message):
-                    outcome.lastProblem = message
+                case .rejected(let reason):
+                    outcome.lastProblem = reason.english
                     troubleRun = 0
-                case .keyRefused(let message):
-                    outcome.lastProblem = message
-                    outcome.keyRefused = message
+                case .keyRefused(let reason):
+                    outcome.lastProblem = reason.english
+                    outcome.keyRefused = reason.english
                     break passLoop
-                case .retry(let reason):
+                case .retry(let why):
+                    let reason = why.english
                     outcome.lastProblem = transition.lastError ?? reason
                     if transition.state == .pending, let key = row.orderKey { waitingKeys.insert(key) }
                     if !reachedServer {

@@ -105,6 +105,11 @@ public enum Migrations {
         CREATE INDEX visits_by_entry ON visits (entered_at DESC, id DESC);
         CREATE INDEX visits_open ON visits (place_id) WHERE left_at IS NULL;
         """,
+        // 7: outbox rows keep why they wait or were refused as a value (`OutboxReason`'s stored JSON), which the
+        // window words in the user's language; rows from before keep only `last_error` (NULL reason).
+        """
+        ALTER TABLE outbox ADD COLUMN reason TEXT;
+        """,
     ]
 
     /// The version a fully migrated database is at.

@@ -10,7 +10,7 @@ final class MemoryOutboxQueue: OutboxQueue {
     init(_ entries: [OutboxEntry]) { self.entries = entries }
 
     private func check() throws(OutboxQueueError) {
-        if failing { throw OutboxQueueError("Faro's database is read-only") }
+        if failing { throw OutboxQueueError(.readOnly, detail: "Faro's database is read-only") }
     }
 
     func undelivered() throws(OutboxQueueError) -> [OutboxEntry] {
@@ -64,15 +64,16 @@ final class MemoryOutboxQueue: OutboxQueue {
 }
 
 @Suite struct OutboxPanelModelTests {
-    func entry(_ id: String, _ state: OutboxRowState, backend: String?, error: String? = nil) -> OutboxEntry {
+    func entry(_ id: String, _ state: OutboxRowState, backend: String?, reason: OutboxReason? = nil) -> OutboxEntry {
         OutboxEntry(
-            id: id, table: .rateme, state: state, attempts: 3, lastError: error, createdAt: 10, backend: backend)
+            id: id, table: .rateme, state: state, attempts: 3, lastError: reason?.english, createdAt: 10,
+            backend: backend, reason: reason)
     }
 
     func model() -> (OutboxPanelModel, MemoryOutboxQueue) {
         let queue = MemoryOutboxQueue([
-            entry("p", .pending, backend: "https://here", error: "HTTP 503"),
-            entry("f", .failed, backend: nil, error: "HTTP 400: bad"),
+            entry("p", .pending, backend: "https://here", reason: .serverTrouble(status: 503, message: "")),
+            entry("f", .failed, backend: nil, reason: .refused(status: 400, message: "bad")),
             entry("o", .pending, backend: "https://before"),
             entry("d", .delivered, backend: "https://here"),
         ])
@@ -84,7 +85,10 @@ final class MemoryOutboxQueue: OutboxQueue {
         #expect(panel.rows.map(\.id) == ["p", "f", "o"])
         #expect(
             panel.rows.map(\.status) == [.pending(attempts: 3), .failed, .queuedForAnotherBackend("https://before")])
-        #expect(panel.rows.map(\.reason) == ["HTTP 503", "HTTP 400: bad", nil])
+        #expect(
+            panel.rows.map(\.reason) == [
+                .serverTrouble(status: 503, message: ""), .refused(status: 400, message: "bad"), nil,
+            ])
         #expect(panel.rows.map(\.canRetry) == [true, true, false])
         #expect(panel.rows.map(\.canMove) == [false, false, true])
         #expect(panel.summary == OutboxPanelSummary(pending: 1, failed: 1, queuedElsewhere: 1))
@@ -120,7 +124,7 @@ final class MemoryOutboxQueue: OutboxQueue {
         let (panel, queue) = model()
         queue.failing = true
         panel.discardAll()
-        #expect(panel.problem == "Faro's database is read-only")
+        #expect(panel.problem == .readOnly)
         #expect(panel.rows.count == 3)  // what was shown stays shown
         queue.failing = false
         panel.refresh()

@@ -55,34 +55,44 @@ struct FixedUnit: RandomNumberGenerator {
                 Issue.record("HTTP \(status) must be retried")
                 continue
             }
-            #expect(reason.contains(String(status)))
+            #expect(reason == .serverTrouble(status: status, message: "busy"))
+            #expect(reason.english == "HTTP \(status): busy")
         }
         #expect(
-            DeliveryVerdict.classify(.transportFailure("connection refused")) == .retry(reason: "connection refused"))
+            DeliveryVerdict.classify(.transportFailure("connection refused"))
+                == .retry(reason: .unreachable(detail: "connection refused")))
     }
 
     @Test func otherClientErrorsAreKeptAsFailedWithTheServerMessage() {
         #expect(
             DeliveryVerdict.classify(.response(status: 400, message: "bad column"))
-                == .rejected(message: "HTTP 400: bad column"))
-        #expect(DeliveryVerdict.classify(.response(status: 404, message: "")) == .rejected(message: "HTTP 404"))
+                == .rejected(reason: .refused(status: 400, message: "bad column")))
+        #expect(
+            DeliveryVerdict.classify(.response(status: 400, message: "bad column")).reason?.english
+                == "HTTP 400: bad column")
+        #expect(DeliveryVerdict.classify(.response(status: 404, message: "")).reason?.english == "HTTP 404")
         guard case .rejected(let m) = DeliveryVerdict.classify(.response(status: 302, message: "")) else {
             Issue.record("a redirect must not count as delivered")
             return
         }
-        #expect(m.contains("redirect"))
+        #expect(m == .redirect(status: 302, message: ""))
+        #expect(m.english == "HTTP 302 redirect; Faro does not follow redirects, check the backend URL")
     }
 
     @Test func transitionsApplyTheVerdict() {
         var r = FixedUnit(value: 0)
         let retry = OutboxTransition.after(
-            .retry(reason: "HTTP 503"), previousAttempts: 2, now: 100,
+            .retry(reason: .serverTrouble(status: 503, message: "")), previousAttempts: 2, now: 100,
             schedule: BackoffSchedule(base: 1, cap: 60), random: &r)
-        #expect(retry == OutboxTransition(state: .pending, attempts: 3, nextAttemptAt: 102, lastError: "HTTP 503"))
+        #expect(
+            retry
+                == OutboxTransition(
+                    state: .pending, attempts: 3, nextAttemptAt: 102, reason: .serverTrouble(status: 503, message: "")))
+        #expect(retry.lastError == "HTTP 503")
         let done = OutboxTransition.after(.delivered, previousAttempts: 0, now: 5, schedule: .background, random: &r)
-        #expect(done.state == .delivered && done.attempts == 1 && done.lastError == nil)
+        #expect(done.state == .delivered && done.attempts == 1 && done.lastError == nil && done.reason == nil)
         let refused = OutboxTransition.after(
-            .rejected(message: "HTTP 400: x"), previousAttempts: 0, now: 5,
+            .rejected(reason: .refused(status: 400, message: "x")), previousAttempts: 0, now: 5,
             schedule: .background, random: &r)
         #expect(refused.state == .failed && refused.lastError == "HTTP 400: x")
     }

@@ -10,11 +10,12 @@ import Testing
                 Issue.record("HTTP \(status) must mean the app key was refused")
                 continue
             }
-            #expect(message.contains("app key") && message.contains(String(status)))
+            #expect(
+                message.english == "the backend refused the app key (HTTP \(status): no); check the app key setting")
         }
         var r = SplitMix64(seed: 1)
         let kept = OutboxTransition.after(
-            .keyRefused(message: "the backend refused the app key (HTTP 401)"),
+            .keyRefused(reason: .keyRefused(status: 401, message: "")),
             progress: OutboxRowProgress(attempts: 4, serverErrors: 2, queuedAt: 0), reachedServer: true, now: 50,
             schedule: .background, policy: OutboxRetryPolicy(), random: &r)
         #expect(kept.state == .pending && kept.attempts == 4 && kept.nextAttemptAt == 50)
@@ -24,8 +25,10 @@ import Testing
     @Test func aMissingTableIsNamed() {
         #expect(
             DeliveryVerdict.classify(.response(status: 404, message: "The table 'x' does not exist."), table: "rateme")
-                == .rejected(message: "table rateme not found on the backend (HTTP 404: The table 'x' does not exist.)")
-        )
+                == .rejected(reason: .tableMissing(table: "rateme", message: "The table 'x' does not exist.")))
+        #expect(
+            OutboxReason.tableMissing(table: "rateme", message: "The table 'x' does not exist.").english
+                == "table rateme not found on the backend (HTTP 404: The table 'x' does not exist.)")
     }
 
     @Test func serverErrorsAreBoundedAndTheRowKeepsTheServersReason() {
@@ -36,7 +39,8 @@ import Testing
         var last: OutboxTransition?
         for i in 0..<3 {
             let t = OutboxTransition.after(
-                .retry(reason: "HTTP 500: boom"), progress: progress, reachedServer: true, now: Double(i),
+                .retry(reason: .serverTrouble(status: 500, message: "boom")), progress: progress, reachedServer: true,
+                now: Double(i),
                 schedule: .interactive, policy: policy, random: &r)
             states.append(t.state)
             progress = OutboxRowProgress(attempts: t.attempts, serverErrors: t.serverErrors ?? 0, queuedAt: 0)
@@ -44,21 +48,23 @@ import Testing
         }
         #expect(states == [.pending, .pending, .failed])
         #expect(last?.lastError == "gave up after 3 attempts; the backend kept answering HTTP 500: boom")
+        #expect(last?.reason == .gaveUpAfterErrors(count: 3, last: .serverTrouble(status: 500, message: "boom")))
     }
 
     @Test func noNetworkNeverCountsButAgeDoes() {
         let policy = OutboxRetryPolicy(maxServerErrors: 2, maxAge: 86_400)
         var r = SplitMix64(seed: 3)
         let offline = OutboxTransition.after(
-            .retry(reason: "Couldn't connect to server"),
+            .retry(reason: .unreachable(detail: "Couldn't connect to server")),
             progress: OutboxRowProgress(attempts: 50, serverErrors: 1, queuedAt: 0), reachedServer: false,
             now: 3600, schedule: .background, policy: policy, random: &r)
         #expect(offline.state == .pending && offline.serverErrors == 1 && offline.attempts == 51)
         let old = OutboxTransition.after(
-            .retry(reason: "Couldn't connect to server"),
+            .retry(reason: .unreachable(detail: "Couldn't connect to server")),
             progress: OutboxRowProgress(attempts: 51, serverErrors: 1, queuedAt: 0), reachedServer: false,
             now: 2 * 86_400, schedule: .background, policy: policy, random: &r)
         #expect(old.state == .failed && old.lastError == "gave up after waiting 2 day(s): Couldn't connect to server")
+        #expect(old.reason == .gaveUpAfterDays(days: 2, last: .unreachable(detail: "Couldn't connect to server")))
     }
 
     @Test func policyAndOrderKeysFromTheirSources() throws {
@@ -91,4 +97,22 @@ final class Counter: @unchecked Sendable {
     private var count = 0
     func add() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+}
+
+@Suite struct OutboxReasonStorageTests {
+    @Test func everyReasonSurvivesItsStoredForm() {
+        let reasons: [OutboxReason] = [
+            .unreachable(detail: "Couldn't connect to server"), .serverTrouble(status: 503, message: "busy \"now\""),
+            .redirect(status: 302, message: "to https://x/"), .keyRefused(status: 401, message: ""),
+            .tableMissing(table: "rateme", message: "gone"), .refused(status: 400, message: "bad column"),
+            .conflict(difference: "nombre differs"),
+            .gaveUpAfterErrors(count: 10, last: .serverTrouble(status: 500, message: "boom")),
+            .gaveUpAfterDays(days: 30, last: .unreachable(detail: "timeout")),
+        ]
+        for reason in reasons { #expect(OutboxReason(stored: reason.stored) == reason, "\(reason.stored)") }
+        #expect(reasons.map(\.status) == [nil, 503, 302, 401, 404, 400, nil, 500, nil])
+        // Text stored before reasons were values is not a reason.
+        #expect(OutboxReason(stored: "HTTP 400: bad") == nil)
+        #expect(OutboxReason(stored: #"{"code":"refused"}"#) == nil)
+    }
 }

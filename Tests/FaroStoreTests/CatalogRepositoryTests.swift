@@ -131,7 +131,8 @@ import Testing
         // a1 backs off: a2 still waits behind it; the others are not held back.
         var random = SplitMix64(seed: 1)
         let later = OutboxTransition.after(
-            .retry(reason: "HTTP 500"), previousAttempts: 0, now: 1, schedule: BackoffSchedule(base: 100, cap: 100),
+            .retry(reason: .serverTrouble(status: 500, message: "")), previousAttempts: 0, now: 1,
+            schedule: BackoffSchedule(base: 100, cap: 100),
             random: &random)
         try db.outbox.apply(later, toRow: a1.seq, now: 1, backend: "B")
         #expect(try db.outbox.due(backend: "B", now: 2, limit: 10).map(\.id) == ["b1", "r1"])

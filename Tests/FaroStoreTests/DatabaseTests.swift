@@ -65,6 +65,13 @@ import Testing
                     + "('old-reg', 'interested', '{\"id\":\"old-reg\",\"nombre\":\"N\"}', 1, 4, 4), "
                     + "('old-bad', 'rateme', 'not json', 1, 5, 5)")
         }
+        if version == 6 {
+            // A refused row from before reasons were stored as values: only its English text says why.
+            try connection.query(
+                "INSERT INTO outbox (id, table_name, body, state, attempts, next_attempt_at, last_error, created_at, "
+                    + "updated_at, queued_at) VALUES ('old-refused', 'rateme', '{\"id\":\"old-refused\"}', 'failed', 1, "
+                    + "1, 'HTTP 400: bad', 3, 3, 3)")
+        }
         #expect(try connection.integerPragma("user_version") == version)
     }
 
@@ -84,6 +91,12 @@ import Testing
         if version >= 2 {
             #expect(try db.savedPages.archive(id: 1) == [1, 2])
             #expect(try db.siteState.state(url: "u").contactSentAt == 7)
+        }
+        if version == 6 {
+            // The old text stays for the terminal; the window has no reason value to word and says only where the
+            // row stands.
+            let refused = try #require(try db.outbox.row(id: "old-refused"))
+            #expect(refused.state == .failed && refused.lastError == "HTTP 400: bad" && refused.reason == nil)
         }
         if version == 3 {
             // Old rows keep their place, go to whichever backend delivers them, and rows about a site keep their

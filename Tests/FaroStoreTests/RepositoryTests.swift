@@ -16,12 +16,13 @@ import Testing
         var random = SplitMix64(seed: 1)
         // A retry keeps the head in place: order per table holds.
         let retry = OutboxTransition.after(
-            .retry(reason: "HTTP 503"), previousAttempts: 0, now: 10,
+            .retry(reason: .serverTrouble(status: 503, message: "")), previousAttempts: 0, now: 10,
             schedule: .background, random: &random)
         #expect(try db.outbox.apply(retry, toRow: 1, now: 10))
         #expect(try db.outbox.pendingHeads().map(\.id) == ["i0", "r0"])
         #expect(try db.outbox.row(id: "i0")?.attempts == 1)
         #expect(try db.outbox.row(id: "i0")?.lastError == "HTTP 503")
+        #expect(try db.outbox.row(id: "i0")?.entry.reason == .serverTrouble(status: 503, message: ""))
         let done = OutboxTransition.after(
             .delivered, previousAttempts: 1, now: 11, schedule: .background, random: &random)
         #expect(try db.outbox.apply(done, toRow: 1, now: 11))
@@ -39,7 +40,7 @@ import Testing
         try db.outbox.enqueue(.interested(try registration(2)), id: "b", now: 1)
         var random = SplitMix64(seed: 1)
         let refused = OutboxTransition.after(
-            .rejected(message: "HTTP 400: bad"), previousAttempts: 0, now: 2,
+            .rejected(reason: .refused(status: 400, message: "bad")), previousAttempts: 0, now: 2,
             schedule: .background, random: &random)
         try db.outbox.apply(refused, toRow: 1, now: 2)
         #expect(try db.outbox.counts() == OutboxCounts(pending: 1, failed: 1, delivered: 0))

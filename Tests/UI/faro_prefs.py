@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Preferences and "Calibrar a 1 m" driven through AT-SPI (dogtail) in the Spanish window; run by
-Tests/UI/preferences-calibration.sh. Prints `OK <step>` lines; a failure prints `FAIL <reason>` and exits 1.
+Tests/UI/preferences-calibration.sh. Every string the dialogs, results and pages show must be Spanish
+(Tests/UI/spanish_strings.py: `ENGLISH`/`UNKNOWN` lines, then a failure at the end). Prints `OK <step>` lines; a
+failure prints `FAIL <reason>` and exits 1.
 Environment: FARO_BIN, FARO_BACKEND_URL (a faro-backend), FARO_REFUSING_URL (one that wants an app key)."""
 import os
 import subprocess
@@ -12,6 +14,11 @@ from atspi_driver import (  # noqa: E402  (sets dogtail up first)
     window_titled)
 from dogtail import rawinput, tree  # noqa: E402
 import pyatspi  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+os.environ.setdefault("FARO_PO", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "po", "es.po"))
+import spanish_strings  # noqa: E402
+from spanish_strings import check  # noqa: E402
 
 SCHEMA = "io.github.faro.Faro"
 BEACON = "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1:100:1"
@@ -103,14 +110,17 @@ wait_for("Conectado", lambda: (result.text or "").startswith("Conectado: "), tim
 if "Protocolo de tablas 2.0.0 (Azure Mobile Apps)." not in result.text:
     fail(f"the probe does not name the backend's generation: {result.text!r}")
 print(f"OK probe-connected {result.text!r}", flush=True)
+check("preferences-probe-connected", dialog)
 url.text = os.environ["FARO_REFUSING_URL"]
 press(test)
 wait_for("Rechazado", lambda: (result.text or "").startswith("Rechazado (HTTP 401)"), timeout=30)
 print(f"OK probe-refused {result.text!r}", flush=True)
+check("preferences-probe-refused", dialog)
 url.text = "http://127.0.0.1:1"
 press(test)
 wait_for("Sin respuesta", lambda: (result.text or "").startswith("Sin respuesta"), timeout=30)
 print(f"OK probe-down {result.text!r}", flush=True)
+check("preferences-probe-down", dialog)
 url.text = os.environ["FARO_BACKEND_URL"]
 url.grabFocus()
 rawinput.pressKey("Return")
@@ -142,6 +152,7 @@ text = calibration.child(name="Resultado de la calibración").text
 if "Potencia medida a 1 m: -6" not in text or "anunciada: -59 dBm" not in text:
     fail(f"the result reads {text!r}")
 print(f"OK calibration-result {readings} {text!r}", flush=True)
+check("calibration-result", calibration)
 press(save)
 wait_for("the calibration dialog to close", lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == "Calibrar a 1 m"), timeout=10)
 listed = subprocess.run([os.environ["FARO_BIN"], "calibrate", "--list"], capture_output=True, text=True).stdout
@@ -185,6 +196,7 @@ calibrated = page.child(name="Potencia calibrada", roleName="label")
 if "dBm" not in calibrated.text:
     fail(f"the calibrated power reads {calibrated.text!r} after the calibration")
 print(f"OK beacon-page-calibrated {calibrated.text!r}", flush=True)
+check("beacon-page", page)
 if os.environ.get("SHOTS"):
     time.sleep(1.5)
     ex, ey, ew, eh = page.extents
@@ -233,6 +245,9 @@ wait_for("the reason", lambda: [d for d in app.children if "No se exportaron las
 if os.path.exists("/proc/lecturas.csv"):
     fail("a file appeared in an unwritable folder")
 print("OK csv-export-refused-with-the-reason", flush=True)
+for refusal in [d for d in app.children if "No se exportaron las lecturas" in (d.name or "")
+                or d.findChildren(lambda n: n.name == "No se exportaron las lecturas")]:
+    check("csv-export-refusal", refusal)
 
 # A beacon never heard: its page says so instead of showing an empty chart.
 subprocess.run(["gdbus", "call", "--session", "--dest", "io.github.faro.Faro", "--object-path", "/io/github/faro/Faro",
@@ -241,3 +256,7 @@ subprocess.run(["gdbus", "call", "--session", "--dest", "io.github.faro.Faro", "
 empty = wait_for("the second Detalles window", lambda: [f for f in app.children if f.name == "Detalles" and f not in (page, stranger_page)
                                                       and f.findChildren(lambda n: n.name == "Sin lecturas todavía")], timeout=10)
 print("OK beacon-page-without-readings", flush=True)
+if not spanish_strings.report():
+    fail(f"{len(spanish_strings.findings)} English and {len(spanish_strings.unknown)} unknown string(s) in Preferences,"
+         " calibration and the beacon pages")
+print("OK preferences-spanish", flush=True)

@@ -145,8 +145,9 @@ NEUTRAL = re.compile(r"^[\s\d.,:;+\-−–—±≈~%()/·•…°×|#*<>=\[\]]*(
                      r"[\s\d.,:;+\-−–—±≈~%()/·…]*)*$")
 # A date and time as GLib formats them in Spanish ("5 dic 2026, 11:27"): Spanish month names only.
 SPANISH_DATE = re.compile(r"^(\d{1,2} (ene|feb|mar|abr|may|jun|jul|ago|sept?|oct|nov|dic)\.?( \d{4})?)?(,? ?\d{1,2}:\d{2})?$")
-# Services the share menu names: the same names in every language.
-BRANDS = {"Facebook", "LinkedIn", "Telegram", "WhatsApp", "X"}
+# Services the share menu names, and the tables protocol's generations "Probar conexión" names: the same names in
+# every language.
+BRANDS = {"Facebook", "LinkedIn", "Telegram", "WhatsApp", "X", "2.0.0 (Azure Mobile Apps)", "3.0.0 (Datasync)"}
 
 MATCHERS = english_matchers(os.environ["FARO_PO"])
 SPANISH = spanish_strings(os.environ["FARO_PO"])

@@ -33,7 +33,7 @@ struct PreferencesCalibrationTests {
             "probe-refused", "probe-down", "backend-url-stored", "calibration-dialog-says-what-to-do",
             "calibration-result", "calibration-stored-with-the-adapter-offset", "beacon-page-chart",
             "beacon-page-calibrated", "csv-exported", "csv-export-refused-with-the-reason",
-            "beacon-page-without-readings", "unknown-beacon-click-opens-its-page",
+            "beacon-page-without-readings", "unknown-beacon-click-opens-its-page", "preferences-spanish",
         ] {
             #expect(r.stdout.contains("OK \(step)"), "\(step): \(r.stdout)")
         }

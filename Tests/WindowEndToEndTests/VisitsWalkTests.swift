@@ -23,7 +23,7 @@ struct VisitsWalkTests {
         for step in [
             "visits-recorded", "visits-left", "visits-closest", "visits-since-today", "visits-since-future-empty",
             "visits-page-lists", "visit-opens-site", "visit-site-details", "visits-history-cleared",
-            "visits-page-clear-reached-the-store",
+            "visits-spanish", "visits-page-clear-reached-the-store",
         ] {
             #expect(r.stdout.contains("OK \(step)"), "\(step): \(r.stdout)")
         }

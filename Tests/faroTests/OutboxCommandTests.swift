@@ -48,7 +48,7 @@ import Testing
         var random = SplitMix64(seed: 1)
         try db.outbox.apply(
             OutboxTransition.after(
-                .rejected(message: "HTTP 400: no \"way\""), previousAttempts: 0,
+                .rejected(reason: .refused(status: 400, message: "no \"way\"")), previousAttempts: 0,
                 now: 2, schedule: .background, random: &random), toRow: b.seq, now: 2)
         let r = try ChildProcess.run(faro, ["outbox", "--json"], environment: env, timeout: 30)
         #expect(r.status == 0)

@@ -5,8 +5,10 @@ public struct OutboxEntry: Sendable, Equatable {
     public var table: OutboxTable
     public var state: OutboxRowState
     public var attempts: Int
-    /// The last error, or the server's reason for refusing the row.
+    /// The last error, or the server's reason for refusing the row, in the terminal's English.
     public var lastError: String?
+    /// The same as a value (nil for rows stored before reasons were values: only `lastError` says why).
+    public var reason: OutboxReason?
     /// Seconds since 1970.
     public var createdAt: Double
     /// The backend base URL the row was queued for; nil for rows queued before Faro recorded it (they go to the
@@ -18,9 +20,10 @@ public struct OutboxEntry: Sendable, Equatable {
 
     public init(
         id: String, table: OutboxTable, state: OutboxRowState, attempts: Int, lastError: String?,
-        createdAt: Double, backend: String?, subject: String? = nil
+        createdAt: Double, backend: String?, subject: String? = nil, reason: OutboxReason? = nil
     ) {
         self.subject = subject
+        self.reason = reason
         self.id = id
         self.table = table
         self.state = state
@@ -37,10 +40,22 @@ public struct OutboxEntry: Sendable, Equatable {
     }
 }
 
-/// Why an outbox action could not be done, in words a user can act on.
+/// Why an outbox action could not be done: what went wrong with the database as a value (the window words it),
+/// and the store's English detail for logs and the terminal.
 public struct OutboxQueueError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What kind of failure it was.
+    public enum Kind: Equatable, Sendable {
+        case cannotOpen, damaged, locked, readOnly, diskFull, newerVersion, other
+    }
+
+    public var kind: Kind
+    /// In English; never shown in the window.
     public var description: String
-    public init(_ description: String) { self.description = description }
+
+    public init(_ kind: Kind, detail: String) {
+        self.kind = kind
+        self.description = detail
+    }
 }
 
 /// What the user can do with the outbox's undelivered rows (FaroStore's `OutboxRepository` is the real one). Only

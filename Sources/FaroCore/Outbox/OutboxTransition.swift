@@ -6,8 +6,10 @@ public struct OutboxTransition: Sendable, Equatable {
     public var attempts: Int
     /// When the row may be tried again (seconds since 1970); only meaningful while `pending`.
     public var nextAttemptAt: Double
-    /// The last error or the server's refusal, shown to the user; nil once delivered.
+    /// The last error or the server's refusal in the terminal's English (`reason.english`); nil once delivered.
     public var lastError: String?
+    /// The same as a value, which the window words; nil once delivered.
+    public var reason: OutboxReason?
     /// "Try again" answers from the backend so far, when the transition knows (nil: leave the stored count).
     public var serverErrors: Int?
 
@@ -21,6 +23,22 @@ public struct OutboxTransition: Sendable, Equatable {
         self.serverErrors = serverErrors
     }
 
+    /// A transition whose stored text is the terminal's wording of `reason`.
+    public init(
+        state: OutboxRowState, attempts: Int, nextAttemptAt: Double, reason: OutboxReason?, serverErrors: Int? = nil
+    ) {
+        self.init(
+            state: state, attempts: attempts, nextAttemptAt: nextAttemptAt, lastError: reason?.english,
+            serverErrors: serverErrors)
+        self.reason = reason
+    }
+
+    /// Sets `reason` and the text made from it.
+    mutating func explain(_ reason: OutboxReason) {
+        self.reason = reason
+        lastError = reason.english
+    }
+
     /// The row's new state after attempt number `previousAttempts + 1` ended with `verdict` at time `now`.
     public static func after(
         _ verdict: DeliveryVerdict, previousAttempts: Int, now: Double,
@@ -32,12 +50,12 @@ public struct OutboxTransition: Sendable, Equatable {
             return OutboxTransition(state: .delivered, attempts: attempts, nextAttemptAt: now, lastError: nil)
         case .retry(let reason):
             let wait = schedule.delay(forAttempt: attempts, random: &random)
-            return OutboxTransition(state: .pending, attempts: attempts, nextAttemptAt: now + wait, lastError: reason)
-        case .rejected(let message):
-            return OutboxTransition(state: .failed, attempts: attempts, nextAttemptAt: now, lastError: message)
-        case .keyRefused(let message):
+            return OutboxTransition(state: .pending, attempts: attempts, nextAttemptAt: now + wait, reason: reason)
+        case .rejected(let reason):
+            return OutboxTransition(state: .failed, attempts: attempts, nextAttemptAt: now, reason: reason)
+        case .keyRefused(let reason):
             // Not the row's fault: nothing counts, the row waits for the configuration to change.
-            return OutboxTransition(state: .pending, attempts: previousAttempts, nextAttemptAt: now, lastError: message)
+            return OutboxTransition(state: .pending, attempts: previousAttempts, nextAttemptAt: now, reason: reason)
         }
     }
 
@@ -55,11 +73,11 @@ public struct OutboxTransition: Sendable, Equatable {
         transition.serverErrors = serverErrors
         if serverErrors >= policy.maxServerErrors {
             transition.state = .failed
-            transition.lastError = "gave up after \(serverErrors) attempts; the backend kept answering \(reason)"
+            transition.explain(.gaveUpAfterErrors(count: serverErrors, last: reason))
         } else if now - progress.queuedAt >= policy.maxAge {
             transition.state = .failed
             let days = Int((now - progress.queuedAt) / 86_400)
-            transition.lastError = "gave up after waiting \(days) day(s): \(reason)"
+            transition.explain(.gaveUpAfterDays(days: days, last: reason))
         }
         return transition
     }

@@ -24,6 +24,8 @@ public struct OutboxRow: Sendable, Equatable {
     public var serverErrors = 0
     /// When the row was queued, or queued again by the user (the policy's maximum age counts from here).
     public var queuedAt: Double = 0
+    /// `lastError` as a value (nil for rows stored before reasons were values).
+    public var reason: OutboxReason? = nil
 
     /// What the retry policy needs to know of the row.
     public var progress: OutboxRowProgress {
@@ -34,7 +36,7 @@ public struct OutboxRow: Sendable, Equatable {
     public var entry: OutboxEntry {
         OutboxEntry(
             id: id, table: table, state: state, attempts: attempts, lastError: lastError, createdAt: createdAt,
-            backend: backend, subject: subject)
+            backend: backend, subject: subject, reason: reason)
     }
 
     /// The business of a registration, the site's title otherwise (read from the stored body).
@@ -53,7 +55,7 @@ public struct OutboxRepository {
 
     static let columns =
         "seq, id, table_name, body, state, attempts, next_attempt_at, last_error, created_at, updated_at, backend, "
-        + "order_key, server_errors, queued_at"
+        + "order_key, server_errors, queued_at, reason"
 
     /// Commits `submission` with the client id `id`, queued for `backend` (a base URL; nil when none is configured
     /// yet); when `now` is the clock's time the row is due at once. Returns the stored row. A second enqueue with
@@ -157,12 +159,13 @@ public struct OutboxRepository {
         throws(StoreError) -> Bool
     {
         try connection.query(
-            "UPDATE outbox SET state = ?, attempts = max(attempts, ?), next_attempt_at = ?, last_error = ?, "
+            "UPDATE outbox SET state = ?, attempts = max(attempts, ?), next_attempt_at = ?, last_error = ?, reason = ?, "
                 + "updated_at = ?, server_errors = coalesce(?, server_errors), backend = coalesce(backend, ?) "
                 + "WHERE seq = ? AND state = 'pending'",
             [
                 .text(transition.state.rawValue), .integer(Int64(transition.attempts)), .real(transition.nextAttemptAt),
-                transition.lastError.map { .text($0) } ?? .null, .real(now),
+                transition.lastError.map { .text($0) } ?? .null, transition.reason.map { .text($0.stored) } ?? .null,
+                .real(now),
                 transition.serverErrors.map { .integer(Int64($0)) } ?? .null,
                 transition.state == .pending ? .null : backend.map { .text($0) } ?? .null, .integer(seq),
             ])
@@ -322,7 +325,8 @@ public struct OutboxRepository {
                 seq: r[0].integer ?? 0, id: r[1].text ?? "", table: table, body: r[3].text ?? "",
                 state: state, attempts: Int(r[5].integer ?? 0), nextAttemptAt: r[6].real ?? 0,
                 lastError: r[7].text, createdAt: r[8].real ?? 0, updatedAt: r[9].real ?? 0, backend: r[10].text,
-                orderKey: r[11].text, serverErrors: Int(r[12].integer ?? 0), queuedAt: r[13].real ?? r[8].real ?? 0)
+                orderKey: r[11].text, serverErrors: Int(r[12].integer ?? 0), queuedAt: r[13].real ?? r[8].real ?? 0,
+                reason: r[14].text.flatMap(OutboxReason.init(stored:)))
         }
     }
 }
@@ -334,7 +338,7 @@ public struct StoredOutboxQueue: OutboxQueue {
     public init(_ repository: OutboxRepository) { self.repository = repository }
 
     private func wrap<T>(_ body: () throws(StoreError) -> T) throws(OutboxQueueError) -> T {
-        do { return try body() } catch { throw OutboxQueueError(error.description) }
+        do { return try body() } catch { throw OutboxQueueError(error.outboxKind, detail: error.description) }
     }
 
     public func undelivered() throws(OutboxQueueError) -> [OutboxEntry] {
@@ -363,5 +367,20 @@ public struct StoredOutboxQueue: OutboxQueue {
 
     public func moveAll(to backend: String, now: Double) throws(OutboxQueueError) -> Int {
         try wrap { () throws(StoreError) in try repository.moveAll(to: backend, now: now) }
+    }
+}
+
+extension StoreError {
+    /// The kind of failure the outbox panel words.
+    var outboxKind: OutboxQueueError.Kind {
+        switch self {
+        case .cannotOpen: return .cannotOpen
+        case .corrupt: return .damaged
+        case .locked: return .locked
+        case .readOnly: return .readOnly
+        case .diskFull: return .diskFull
+        case .newerSchema: return .newerVersion
+        case .failed: return .other
+        }
     }
 }

@@ -28,6 +28,10 @@ final class MainWindow {
     init(application: UnsafeMutablePointer<GtkApplication>, menu: UnsafeMutablePointer<GMenuModel>) {
         let template = Template("window")
         window = template.widget("window")
+        // GtkBuilder sets the template's title before it adds the header bar, and a header bar made the titlebar
+        // hands the window its own title (none: its title is the page switcher), so the X title (what a task
+        // switcher shows) fell back to the program name. Set it again now that the header bar is in place.
+        gtk_window_set_title(cast(window), I18n.tr("Faro"))
         gtk_window_set_application(cast(window), application)
         stack = template.widget("stack")
         status = template.widget("status")

@@ -88,8 +88,9 @@ final class OutboxPanel {
         }
         gtk_label_set_text(cast(template.widget("summary")), parts.joined(separator: "\n"))
         let problem = template.widget("problem")
-        if let text = model.problem {
-            gtk_label_set_text(cast(problem), I18n.tr("The outbox could not be read: ") + text)
+        if let failure = model.problem {
+            gtk_label_set_text(
+                cast(problem), I18n.tr("The outbox could not be read: ") + failure.message(I18n.localizer))
             gtk_widget_show(problem)
         } else {
             gtk_widget_hide(problem)
@@ -135,17 +136,51 @@ final class OutboxPanel {
         }
     }
 
-    /// Where a row stands and why.
+    /// Where a row stands and, on a line of its own, why.
     static func detail(_ row: OutboxPanelRow) -> String {
-        let reason = row.reason.map { ": " + $0 } ?? ""
+        let reason = row.reason.map { "\n" + OutboxPanel.reason($0) } ?? ""
         switch row.status {
         case .pending(let attempts):
-            if attempts == 0 { return I18n.tr("Waiting to be sent") }
+            if attempts == 0 && row.reason == nil { return I18n.tr("Waiting to be sent") }
             return I18n.localizer.plural("Not sent yet (%@ attempt)", "Not sent yet (%@ attempts)", attempts) + reason
         case .failed:
             return I18n.tr("Refused by the server") + reason
         case .queuedForAnotherBackend(let backend):
             return I18n.localizer.format("Waiting for another server (%@)", backend)
+        }
+    }
+
+    /// Why a row waits or was refused, in the user's words (the server's own message is quoted as it is).
+    static func reason(_ reason: OutboxReason) -> String {
+        let l = I18n.localizer
+        func says(_ text: String, _ message: String) -> String {
+            message.isEmpty ? text : l.format("%@ The server says: “%@”", text, message)
+        }
+        switch reason {
+        case .unreachable:
+            return I18n.tr("The server could not be reached.")
+        case .serverTrouble(let status, let message):
+            return says(l.format("The server had a problem (HTTP %@); Faro will try again.", String(status)), message)
+        case .redirect(let status, _):
+            return l.format(
+                "The server sent Faro to another address (HTTP %@); check the server address in Preferences.",
+                String(status))
+        case .keyRefused(let status, let message):
+            return says(
+                l.format("The server refused the app key (HTTP %@); check the app key in Preferences.", String(status)),
+                message)
+        case .tableMissing(let table, let message):
+            return says(l.format("The server has no table “%@” (HTTP 404).", table), message)
+        case .refused(let status, let message):
+            return says(l.format("The server refused it (HTTP %@).", String(status)), message)
+        case .conflict:
+            return I18n.tr("The server already holds a different submission with the same identifier.")
+        case .gaveUpAfterErrors(let count, let last):
+            return l.plural("Faro gave up after %@ attempt.", "Faro gave up after %@ attempts.", count) + " "
+                + OutboxPanel.reason(last)
+        case .gaveUpAfterDays(let days, let last):
+            return l.plural("Faro gave up after waiting %@ day.", "Faro gave up after waiting %@ days.", days) + " "
+                + OutboxPanel.reason(last)
         }
     }
 }
