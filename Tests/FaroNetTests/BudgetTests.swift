@@ -61,7 +61,7 @@ struct RequestLogFile {
         "catalog.fullPull.v2.requests", "catalog.fullPull.v3.requests", "catalog.delta.v2.requests",
         "catalog.delta.v3.requests", "catalog.delta.rows", "catalog.unchanged.requests", "outbox.requestsPerRow",
         "outbox.requestsPerRowAlreadyHeld", "probe.v2.requests", "probe.v3.requests", "list.rowsChanged.nothingMoved",
-        "list.rowsChanged.oneMoved",
+        "list.rowsChanged.oneMoved", "monitoring.wakeUpsWithNothingInRange",
     ]
 
     @Test func everyBudgetIsMeasuredAndEveryMeasureHasABudget() throws {
@@ -228,5 +228,56 @@ struct RequestLogFile {
         let id = BeaconIdentity(uuid: uuid, major: 100, minor: UInt16(moved))
         #expect(closer.row(id)?.revision == closer.generation, "the beacon that moved has a new row")
         try CountBudgets.check("list.rowsChanged.oneMoved", changed(closer))
+    }
+
+    /// Monitoring with the window closed: the session runner (with the window's list stage) ranges ten beacons
+    /// heard for a few seconds, they leave (the 30 s exit period), and then, with nothing in range, its thread must
+    /// not wake. Its wake-ups are counted as its reads of its clock: it reads it at every pass of its wait loop
+    /// while it ticks and in every job, and not at all while it sleeps. That clock runs 50 times faster than the
+    /// machine's (the runner waits by it), so the 50 seconds watched after the last beacon left take a second; a
+    /// machine too busy to keep up only makes fewer wake-ups.
+    @Test func monitoringWakeUpsWithNothingInRange() throws {
+        let speed = 50.0
+        let origin = ProcessInfo.processInfo.systemUptime
+        let clock: @Sendable () -> Double = { (ProcessInfo.processInfo.systemUptime - origin) * speed }
+        let reads = Locked(0)
+        let runnerClock: @Sendable () -> Double = {
+            reads.set(reads.get() + 1)
+            return clock()
+        }
+        let uuid = BeaconUUID(high: 3, low: 4)
+        let stage = BeaconListStage(localize: .english)
+        let inRange = Locked<[Int]>([])
+        let delivered = ConditionLock()
+        let runner = BeaconSessionRunner(
+            session: BeaconSession(), stage: stage, inputs: BeaconListInputs(state: .scanning, listWanted: false),
+            machineClock: runnerClock, hop: { $0() },
+            deliver: { outputs in
+                for case .ranged(let result) in outputs { inRange.set(inRange.get() + [result.inRange]) }
+                delivered.broadcast()
+            })
+        defer { runner.stop() }
+
+        // Heard once a (fast) second for five seconds.
+        for _ in 0..<5 {
+            for minor in 1...10 {
+                runner.observe(
+                    BeaconSighting(
+                        beacon: IBeacon(uuid: uuid, major: 1, minor: UInt16(minor), measuredPower: -59),
+                        address: BluetoothAddress(value: UInt64(minor)), rssi: -60, time: clock()))
+            }
+            Thread.sleep(forTimeInterval: 1 / speed)
+        }
+        // Waits (an event wait, bounded) for the tick that finds them gone.
+        let deadline = Date(timeIntervalSinceNow: 30)
+        delivered.lock()
+        while !(inRange.get().contains(10) && inRange.get().last == 0), delivered.wait(until: deadline) {}
+        delivered.unlock()
+        #expect(inRange.get().contains(10), "the beacons were ranged: \(inRange.get())")
+        try #require(inRange.get().last == 0, "the beacons left: \(inRange.get())")
+
+        let before = reads.get()
+        Thread.sleep(forTimeInterval: 50 / speed)
+        try CountBudgets.check("monitoring.wakeUpsWithNothingInRange", reads.get() - before)
     }
 }
