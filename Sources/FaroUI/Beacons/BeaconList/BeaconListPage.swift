@@ -10,6 +10,9 @@ import FaroGLib
 /// `BeaconListPage+Order.swift` the order and the viewport (which rows move and which are brought up to date).
 @MainActor
 final class BeaconListPage {
+    // The state the other files of the page share is internal (Swift's `private` ends at the file); only the page
+    // itself touches it.
+
     let root: UnsafeMutablePointer<GtkWidget>
     /// The page's view, kept for the page's lifetime (its builder holds the objects until the window takes them).
     private let template: Template
@@ -52,6 +55,8 @@ final class BeaconListPage {
     }
     /// The rows' context menu.
     var menuItems: [MenuItem] = []
+    // MARK: input (BeaconListPage+Input.swift)
+
     /// The menu on screen (kept until it is hidden).
     var shownMenu: UnsafeMutablePointer<GtkWidget>?
     /// Whether the pointer is over the list: rows then keep their places (docs/beacon-page.md).
