@@ -51,12 +51,18 @@ enum PipelineBench {
             for output in outputs {
                 switch output {
                 case .region: regionEvents += 1
-                case .ranged(let result):
+                case .ranged:
                     ticks += 1
-                    rows += result.list?.model.rows.count ?? 0
                 }
             }
             condition.broadcast()
+            condition.unlock()
+        }
+
+        /// A list the stage published (before its tick's outputs).
+        func took(_ list: BeaconListUpdate) {
+            condition.lock()
+            rows += list.model.rows.count
             condition.unlock()
         }
 
@@ -73,7 +79,8 @@ enum PipelineBench {
         let collector = Collector()
         let configuration = BeaconSessionConfiguration(filter: SightingFilter(minimumRSSI: -100))
         let runner = BeaconSessionRunner(
-            session: BeaconSession(configuration: configuration), stage: BeaconListStage(localize: .english),
+            session: BeaconSession(configuration: configuration),
+            stage: BeaconListStage(localize: .english, publish: { collector.took($0) }),
             inputs: BeaconListInputs(state: .scanning, listWanted: true), machineClock: { 0 }, autoTick: false,
             hop: { $0() }, deliver: { collector.take($0) })
         runner.setCatalog(CatalogIndex(Array(places.values)))

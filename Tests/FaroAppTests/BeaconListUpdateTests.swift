@@ -24,7 +24,7 @@ struct BeaconListUpdateTests {
         let snap = snapshot([ranged(1, 2.4), ranged(2, 7), ranged(3, nil)])
         var builder = BeaconListBuilder(localize: .english)
         let update = builder.update(snapshot: snap, catalog: CatalogIndex([place]), state: .scanning)
-        let model = BeaconListViewModel(
+        let model = BeaconListBuilder.list(
             snapshot: snap, catalog: CatalogIndex([place]), state: .scanning, localize: .english)
         #expect(update.model == model)
         #expect(update.order == [id(1), id(2), id(3)])
@@ -77,7 +77,7 @@ struct BeaconListUpdateTests {
         var previous: BeaconListUpdate?
         for (beacons, catalog) in ticks {
             let update = builder.update(snapshot: snapshot(beacons), catalog: catalog, state: .scanning)
-            let fresh = BeaconListViewModel(
+            let fresh = BeaconListBuilder.list(
                 snapshot: snapshot(beacons), catalog: catalog, state: .scanning, localize: .english)
             #expect(update.model == fresh)
             #expect(update.order == beacons.map(\.identity))

@@ -26,7 +26,7 @@ struct BeaconListViewModelTests {
         let place = CatalogPlace(
             identity: id1, cliente: "Café La Parroquia", titulo: "Café de olla",
             url: "http://127.0.0.1/sitios/cafe/")
-        let model = BeaconListViewModel(
+        let model = BeaconListBuilder.list(
             snapshot: RangingSnapshot(time: 1, beacons: [ranged(1, 2.4), ranged(2, 7)]),
             catalog: CatalogIndex([place]), state: .scanning, localize: spanish)
         #expect(model.rows.count == 2)
@@ -44,16 +44,18 @@ struct BeaconListViewModelTests {
 
     @Test func emptyStatesSayWhy() {
         let empty = RangingSnapshot(time: 0, beacons: [])
-        let off = BeaconListViewModel(snapshot: empty, catalog: CatalogIndex(), state: .bluetoothOff, localize: spanish)
+        let off = BeaconListBuilder.list(
+            snapshot: empty, catalog: CatalogIndex(), state: .bluetoothOff, localize: spanish)
         #expect(off.emptyTitle == "Bluetooth está apagado")
-        let paused = BeaconListViewModel(snapshot: empty, catalog: CatalogIndex(), state: .paused, localize: .english)
+        let paused = BeaconListBuilder.list(
+            snapshot: empty, catalog: CatalogIndex(), state: .paused, localize: .english)
         #expect(paused.emptyTitle == "Monitoring is paused")
-        let broken = BeaconListViewModel(
+        let broken = BeaconListBuilder.list(
             snapshot: empty, catalog: CatalogIndex(), state: .unavailable(.serviceMissing),
             localize: .english)
         #expect(broken.emptyDetail.hasPrefix("The Bluetooth service (bluetoothd) is not running."))
         // Worded by the localizer, never with the source's English reason.
-        let worded = BeaconListViewModel(
+        let worded = BeaconListBuilder.list(
             snapshot: empty, catalog: CatalogIndex(), state: .unavailable(ScannerProblem(.bluezNotRunning)),
             localize: spanish)
         #expect(worded.emptyDetail == "El servicio de Bluetooth no está en marcha.")

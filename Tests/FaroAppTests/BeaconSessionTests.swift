@@ -6,6 +6,16 @@ import Testing
 /// front end takes, with no display and no thread.
 @Suite("Beacon session")
 struct BeaconSessionTests {
+    /// What a `BeaconListStage` publishes (the window's `BeaconListFeed` in the application).
+    final class Published: @unchecked Sendable {
+        private let lock = ConditionLock()
+        private var lists: [BeaconListUpdate] = []
+
+        func take(_ list: BeaconListUpdate) { lock.withLock { lists.append(list) } }
+        var last: BeaconListUpdate? { lock.withLock { lists.last } }
+        var count: Int { lock.withLock { lists.count } }
+    }
+
     let uuid = BeaconUUID(high: 0xFA20_DE30_0B1E_4C5A, low: 0x9B5E_D3A0_BE0C_0DE1)
 
     func id(_ minor: UInt16) -> BeaconIdentity { BeaconIdentity(uuid: uuid, major: 100, minor: minor) }
@@ -48,7 +58,8 @@ struct BeaconSessionTests {
         _ = feed(
             &session,
             [sighting(1, rssi: -79, at: 0.1), sighting(2, rssi: -59, at: 0.2), sighting(3, rssi: -65, at: 0.3)])
-        let stage = BeaconListStage(localize: .english)
+        let published = Published()
+        let stage = BeaconListStage(localize: .english, publish: { published.take($0) })
         let outputs = stage.process(
             tick(&session, at: 1), inputs: BeaconListInputs(state: .scanning, listWanted: true), refresh: false)
         guard case .ranged(let result) = try #require(outputs.last) else {
@@ -57,7 +68,8 @@ struct BeaconSessionTests {
         }
         #expect(result.inRange == 3)
         #expect(result.catalogued == 1)
-        let list = try #require(result.list)
+        #expect(published.count == 1)
+        let list = try #require(published.last)
         #expect(list.order == [id(2), id(3), id(1)])
         #expect(list.model.rows.map(\.distanceText) == ["≈ 1.0 m", "≈ 2.0 m", "≈ 10 m"])
         #expect(list.model.rows[1].title == "T3")
@@ -69,7 +81,7 @@ struct BeaconSessionTests {
             Issue.record("no counts")
             return
         }
-        #expect(quiet.list == nil)
+        #expect(published.count == 1)
         #expect(quiet.inRange == 3)
     }
 
@@ -119,22 +131,25 @@ struct BeaconSessionTests {
         }
         #expect(event.kind == .enter)
         #expect(!event.announce)
-        let stage = BeaconListStage(localize: .english)
-        let paused = stage.process(
+        let published = Published()
+        let stage = BeaconListStage(localize: .english, publish: { published.take($0) })
+        _ = stage.process(
             [.ranged(RangedBeacons(snapshot: RangingSnapshot(time: 0, beacons: []), catalog: CatalogIndex()))],
             inputs: BeaconListInputs(state: .paused, listWanted: true), refresh: true)
-        guard case .ranged(let result) = try #require(paused.first) else { return }
-        #expect(result.list?.model.emptyTitle == "Monitoring is paused")
+        #expect(published.last?.model.emptyTitle == "Monitoring is paused")
     }
 
     @Test func historiesGrowOneValuePerTickSoEveryRangedRowChanges() throws {
         var session = exactSession()
-        let stage = BeaconListStage(localize: .english)
+        let published = Published()
+        let stage = BeaconListStage(localize: .english, publish: { published.take($0) })
         let wanted = BeaconListInputs(state: .scanning, listWanted: true)
         func list(_ updates: [BeaconSessionUpdate], refresh: Bool = false) throws -> BeaconListUpdate {
-            guard case .ranged(let r) = try #require(stage.process(updates, inputs: wanted, refresh: refresh).last)
+            let before = published.count
+            guard case .ranged = try #require(stage.process(updates, inputs: wanted, refresh: refresh).last)
             else { throw SessionTestFailure() }
-            return try #require(r.list)
+            #expect(published.count == before + 1)
+            return try #require(published.last)
         }
         _ = feed(&session, [sighting(1, rssi: -65, at: 0)])
         let first = try list(tick(&session, at: 1))

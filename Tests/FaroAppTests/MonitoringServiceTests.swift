@@ -106,16 +106,19 @@ final class MonitoringHarness {
     let places = TablePlaces()
     let wall = ManualWallClock(1_800_000_000)
     var updates: [MonitoringUpdate] = []
+    /// The lists the session published to the window's feed.
+    var lists: [BeaconListUpdate] = []
     private(set) var service: MonitoringService!
 
     init() {
         let source = source
         let wall = wall
-        service = MonitoringService(
-            environment: MonitoringEnvironment(
-                makeSource: { source }, settings: settings, places: places, scheduler: scheduler,
-                hop: { body in Task { @MainActor in body() } }, machineClock: { 0 }, wallClock: { wall.now() },
-                timeZone: TimeZone(identifier: "UTC") ?? .current, localize: .english, autoTick: false))
+        let environment = MonitoringEnvironment(
+            makeSource: { source }, settings: settings, places: places, scheduler: scheduler,
+            hop: { body in Task { @MainActor in body() } }, machineClock: { 0 }, wallClock: { wall.now() },
+            timeZone: TimeZone(identifier: "UTC") ?? .current, localize: .english, autoTick: false)
+        environment.listFeed.observer = { [weak self] in self?.lists.append($0) }
+        service = MonitoringService(environment: environment)
         service.onUpdate = { [weak self] in self?.updates.append($0) }
     }
 
@@ -156,7 +159,7 @@ struct MonitoringServiceTests {
         updates.compactMap { if case .notify(let n) = $0 { n } else { nil } }
     }
 
-    var lists: [BeaconListUpdate] { updates.compactMap { if case .list(let l) = $0 { l } else { nil } } }
+    var lists: [BeaconListUpdate] { harness.lists }
 
     /// Lets the session's thread and the hops back run until `condition` holds (bounded; not a timing check).
     func eventually(_ what: String, _ condition: () -> Bool) async {

@@ -160,8 +160,8 @@ struct SleepTests {
             Issue.record("no scanner update: \(box.updates)")
             return
         }
-        #expect(BeaconListViewModel.statusText(state, localize: .english) == "Bluetooth has received nothing for 3 min")
+        #expect(state.statusText(.english) == "Bluetooth has received nothing for 3 min")
         source.emit(.state(.resumed(adapter: "hci0")))
-        #expect(BeaconListViewModel.statusText(service.scannerState, localize: .english) == nil)
+        #expect(service.scannerState.statusText(.english) == nil)
     }
 }

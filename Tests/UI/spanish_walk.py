@@ -52,6 +52,15 @@ def open_from_menu(app, window, label):
 def walk(app, window):
     wait_for("a catalogued beacon", lambda: [r for r in faro_ui.beacon_rows(window) if TEXT["unknown"] not in r.name])
     check("beacons", app)
+    # Each row's chart says which way its beacon moves, in the words the session's list builder gave the row.
+    trends = {"Acercándose", "Alejándose", "Sin cambios"}
+    charts = wait_for("the rows' charts", lambda: [
+        chart for row in faro_ui.beacon_rows(window)
+        for chart in row.findChildren(lambda n: n.roleName == "drawing area")])
+    said = {chart.description for chart in charts}
+    if not said <= trends:
+        fail(f"the rows' charts say {sorted(said)!r}")
+    print(f"OK trend {sorted(said)!r}", flush=True)
 
     # "Calibrar a 1 m" from a row's context menu (a real right click), until its result (or refusal) shows.
     rows = faro_ui.beacon_rows(window)

@@ -1,6 +1,9 @@
 import FaroCore
+import FoundationEssentials
 
-/// Builds the beacon list tick after tick (on a worker thread: nothing here touches GTK). A beacon's title and
+/// Builds the beacon list tick after tick (on a worker thread: nothing here touches GTK). It is the only place a
+/// row is made: every word a row shows (names, distance, proximity, trend, accessible name) is decided here, and
+/// the GTK layer only puts the strings in its widgets. A beacon's title and
 /// subtitle are made once and kept while its catalog entry stays the same (a thousand `replacingOccurrences` a
 /// second were most of the main thread's tick), and each row is compared with the one built before it, which
 /// gives the revisions of `BeaconListUpdate`.
@@ -22,12 +25,12 @@ public struct BeaconListBuilder: Sendable {
         /// The beacon's row at `generation`, built from what is remembered of it: the names again only when its
         /// catalog entry changed, the revision kept when the row came out the same.
         mutating func relist(
-            _ beacon: RangedBeacon, entry: CatalogPlace?, proximityText: String, unknownTemplate: String,
-            generation: UInt64
+            _ beacon: RangedBeacon, entry: CatalogPlace?, words: Words, generation: UInt64
         ) -> (BeaconRowModel, UInt64) {
+            let proximityText = words[beacon.proximity]
             if self.entry != entry {
-                (title, subtitle) = BeaconListViewModel.names(
-                    beacon.identity, entry: entry, unknownTemplate: unknownTemplate)
+                (title, subtitle) = BeaconListBuilder.names(
+                    beacon.identity, entry: entry, unknownTemplate: words.unknownTemplate)
                 self.entry = entry
             }
             // The distance text only changes when its shown step does (most ticks move a beacon by less).
@@ -39,12 +42,14 @@ public struct BeaconListBuilder: Sendable {
                 row.title == title && row.subtitle == subtitle && row.distanceText == distance
                     && row.proximityText == proximityText
                 ? row.accessibleName
-                : BeaconListViewModel.accessibleName(
+                : BeaconListBuilder.accessibleName(
                     title: title, subtitle: subtitle, distance: distance, proximity: proximityText)
+            let history = beacon.history.values
             let new = BeaconRowModel(
                 identity: beacon.identity, title: title, subtitle: subtitle, distanceText: distance,
-                proximityText: proximityText, proximity: beacon.proximity, history: beacon.history.values,
-                isCatalogued: entry != nil, accessibleName: accessibleName)
+                proximityText: proximityText, proximity: beacon.proximity, history: history,
+                trendText: words[BeaconListBuilder.trend(history)], isCatalogued: entry != nil,
+                accessibleName: accessibleName)
             if new != row { revision = generation }
             row = new
             listed = generation
@@ -52,12 +57,27 @@ public struct BeaconListBuilder: Sendable {
         }
     }
 
-    /// The proximity words, translated once (not once per row: the list may hold a thousand beacons).
-    private struct ProximityWords: Sendable {
+    /// The words rows share, translated once (not once per row: the list may hold a thousand beacons).
+    struct Words: Sendable {
         var immediate: String
         var near: String
         var far: String
         var unknown: String
+        var closer: String
+        var away: String
+        var steady: String
+        var unknownTemplate: String
+
+        init(localize: Localizer) {
+            immediate = BeaconListBuilder.proximityText(.immediate, localize: localize)
+            near = BeaconListBuilder.proximityText(.near, localize: localize)
+            far = BeaconListBuilder.proximityText(.far, localize: localize)
+            unknown = BeaconListBuilder.proximityText(.unknown, localize: localize)
+            closer = localize("Getting closer")
+            away = localize("Moving away")
+            steady = localize("Steady")
+            unknownTemplate = localize("Unknown beacon %@")
+        }
 
         subscript(proximity: Proximity) -> String {
             switch proximity {
@@ -67,11 +87,18 @@ public struct BeaconListBuilder: Sendable {
             case .unknown: return unknown
             }
         }
+
+        subscript(trend: BeaconTrend) -> String {
+            switch trend {
+            case .closer: return closer
+            case .away: return away
+            case .steady: return steady
+            }
+        }
     }
 
     private let localize: Localizer
-    private let proximityWords: ProximityWords
-    private let unknownTemplate: String
+    private let words: Words
     private var remembered: [BeaconIdentity: Remembered] = [:]
     /// How many beacons' rows are remembered (those of the last list).
     public var rememberedCount: Int { remembered.count }
@@ -79,12 +106,7 @@ public struct BeaconListBuilder: Sendable {
 
     public init(localize: Localizer) {
         self.localize = localize
-        proximityWords = ProximityWords(
-            immediate: BeaconListViewModel.proximityText(.immediate, localize: localize),
-            near: BeaconListViewModel.proximityText(.near, localize: localize),
-            far: BeaconListViewModel.proximityText(.far, localize: localize),
-            unknown: BeaconListViewModel.proximityText(.unknown, localize: localize))
-        unknownTemplate = localize("Unknown beacon %@")
+        words = Words(localize: localize)
     }
 
     /// The list for `snapshot` (nearest first, as the engine sorted it; a repeated identity is listed once).
@@ -112,22 +134,16 @@ public struct BeaconListBuilder: Sendable {
                 continue
             }
             let entry = catalog.place(for: id)
-            let proximityText = proximityWords[beacon.proximity]
             let row: BeaconRowModel
             let revision: UInt64
             if let r = remembered.index(forKey: id) {
                 (row, revision) = remembered.values[r].relist(
-                    beacon, entry: entry, proximityText: proximityText, unknownTemplate: unknownTemplate,
-                    generation: generation)
+                    beacon, entry: entry, words: words, generation: generation)
             } else {
-                let (title, subtitle) = BeaconListViewModel.names(
-                    id, entry: entry, unknownTemplate: unknownTemplate)
-                row = BeaconListViewModel.row(
-                    beacon, title: title, subtitle: subtitle, isCatalogued: entry != nil,
-                    proximityText: proximityText)
+                row = BeaconListBuilder.row(beacon, entry: entry, words: words)
                 revision = generation
                 remembered[id] = Remembered(
-                    entry: entry, title: title, subtitle: subtitle, row: row, revision: revision,
+                    entry: entry, title: row.title, subtitle: row.subtitle, row: row, revision: revision,
                     listed: generation, distanceStep: DistanceText.step(beacon.distance))
             }
             rows.append(row)
@@ -140,10 +156,78 @@ public struct BeaconListBuilder: Sendable {
             let listed = generation
             remembered = remembered.filter { $0.value.listed == listed }
         }
-        let empty = BeaconListViewModel.emptyTexts(state, localize: localize)
+        let empty = state.emptyTexts(localize)
         return BeaconListUpdate(
             generation: generation,
             model: BeaconListViewModel(rows: rows, emptyTitle: empty.title, emptyDetail: empty.detail),
             revisions: revisions, order: order, positions: positions)
+    }
+
+    /// The list for one snapshot, built afresh (no earlier list to compare with).
+    public static func list(
+        snapshot: RangingSnapshot, catalog: CatalogIndex, state: ScannerState, localize: Localizer
+    ) -> BeaconListViewModel {
+        var builder = BeaconListBuilder(localize: localize)
+        return builder.update(snapshot: snapshot, catalog: catalog, state: state).model
+    }
+
+    /// The proximity in words ("cerca").
+    public static func proximityText(_ proximity: Proximity, localize: Localizer) -> String {
+        switch proximity {
+        case .immediate: return localize("immediate")
+        case .near: return localize("near")
+        case .far: return localize("far")
+        case .unknown: return localize("unknown")
+        }
+    }
+
+    /// Which way the distance went over the last ten values of `history` (oldest first, NaN = unknown): closer
+    /// when the last known distance is under 0.8 of the first, away when it is over 1.25 times it, steady
+    /// otherwise or with fewer than three known values.
+    public static func trend(_ history: [Float]) -> BeaconTrend {
+        var first: Float?
+        var last: Float = 0
+        var known = 0
+        for value in history[max(history.count - 10, 0)...] where value.isFinite {
+            if first == nil { first = value }
+            last = value
+            known += 1
+        }
+        guard let first, known >= 3 else { return .steady }
+        if last < first * 0.8 { return .closer }
+        if last > first * 1.25 { return .away }
+        return .steady
+    }
+
+    /// The title and subtitle of a beacon's row: the catalog's site title and business, or its major/minor and a
+    /// hint that it is not in the catalog.
+    static func names(
+        _ identity: BeaconIdentity, entry: CatalogPlace?,
+        unknownTemplate: String
+    ) -> (title: String, subtitle: String) {
+        let title = entry?.titulo ?? "\(identity.major)/\(identity.minor)"
+        let subtitle =
+            entry?.cliente
+            ?? unknownTemplate.replacing("%@", with: identity.uuid.description)
+        return (title, subtitle)
+    }
+
+    /// A beacon's first row.
+    static func row(_ beacon: RangedBeacon, entry: CatalogPlace?, words: Words) -> BeaconRowModel {
+        let (title, subtitle) = names(beacon.identity, entry: entry, unknownTemplate: words.unknownTemplate)
+        let distance = DistanceText.approximate(beacon.distance)
+        let proximityText = words[beacon.proximity]
+        let history = beacon.history.values
+        return BeaconRowModel(
+            identity: beacon.identity, title: title, subtitle: subtitle, distanceText: distance,
+            proximityText: proximityText, proximity: beacon.proximity, history: history,
+            trendText: words[trend(history)], isCatalogued: entry != nil,
+            accessibleName: accessibleName(
+                title: title, subtitle: subtitle, distance: distance, proximity: proximityText))
+    }
+
+    /// What a screen reader says about a row.
+    static func accessibleName(title: String, subtitle: String, distance: String, proximity: String) -> String {
+        "\(title), \(subtitle), \(distance), \(proximity)"
     }
 }

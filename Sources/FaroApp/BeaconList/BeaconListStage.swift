@@ -13,34 +13,36 @@ public struct BeaconListInputs: Sendable, Equatable {
     }
 }
 
-/// What the list stage hands the main thread: region events as they happen, and after each tick the counts and
-/// (with the window open) the finished list.
+/// What the list stage hands the main thread through the session runner: region events as they happen, and after
+/// each tick the counts. The list itself goes to the `BeaconListFeed`.
 public enum BeaconListOutput: Sendable {
     case region(RegionEvent)
     case ranged(BeaconListTickResult)
 }
 
-/// One tick as the main thread gets it: how many beacons are in range (the tick goes on while any are), how many
-/// of them the catalog knows (the tray's count), and the list when one was asked for.
+/// One tick as the main thread gets it: how many beacons are in range (the tick goes on while any are) and how
+/// many of them the catalog knows (the tray's count).
 public struct BeaconListTickResult: Sendable {
     public var inRange: Int
     public var catalogued: Int
-    public var list: BeaconListUpdate?
     /// The distance of each catalogued beacon in range that has one (a visit's closest distance).
     public var cataloguedDistances: [BeaconIdentity: Double] = [:]
 }
 
 /// The window's stage of the beacon session, on the session's thread: builds the rows from each tick's ranged
-/// beacons (`BeaconListBuilder`), so the main thread only swaps in a finished `BeaconListUpdate`.
+/// beacons (`BeaconListBuilder`) and publishes the finished `BeaconListUpdate` (`publish`: the window's
+/// `BeaconListFeed`), so the main thread only swaps it in.
 public final class BeaconListStage: BeaconSessionStage, @unchecked Sendable {
     private var builder: BeaconListBuilder
+    private let publish: @Sendable (BeaconListUpdate) -> Void
     /// The last two lists handed to the main thread, kept so that the main thread, replacing one list with the
     /// next, never holds the last reference to the old one: a thousand rows' strings and histories are freed
     /// here, a tick later, instead of in the main loop.
     private var delivered: [BeaconListUpdate] = []
 
-    public init(localize: Localizer) {
+    public init(localize: Localizer, publish: @escaping @Sendable (BeaconListUpdate) -> Void) {
         builder = BeaconListBuilder(localize: localize)
+        self.publish = publish
     }
 
     public func process(_ updates: [BeaconSessionUpdate], inputs: BeaconListInputs, refresh: Bool)
@@ -52,15 +54,14 @@ public final class BeaconListStage: BeaconSessionStage, @unchecked Sendable {
             case .region(let event):
                 outputs.append(.region(event))
             case .ranged(let ranged):
-                var list: BeaconListUpdate?
                 if inputs.listWanted {
                     let built = builder.update(snapshot: ranged.snapshot, catalog: ranged.catalog, state: inputs.state)
                     delivered.append(built)
                     if delivered.count > 2 { delivered.removeFirst() }
-                    list = built
+                    publish(built)
                 }
                 var result = BeaconListTickResult(
-                    inRange: ranged.snapshot.beacons.count, catalogued: ranged.cataloguedInRange, list: list)
+                    inRange: ranged.snapshot.beacons.count, catalogued: ranged.cataloguedInRange)
                 if result.catalogued > 0 {
                     for beacon in ranged.snapshot.beacons where ranged.catalog.contains(beacon.identity) {
                         if let d = beacon.distance { result.cataloguedDistances[beacon.identity] = d }

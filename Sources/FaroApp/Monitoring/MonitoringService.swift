@@ -26,6 +26,9 @@ public struct MonitoringEnvironment {
     /// The name a source's adapter offset is kept under: its Bluetooth address when it has one, `replay` for
     /// recordings and the demo.
     public var adapterName: @MainActor (any AdvertisementSource) -> String = { _ in "replay" }
+    /// Where the session's beacon lists go (the window observes it). By default it hops with `hop`; the window
+    /// gives one that hops straight through the GTK main loop.
+    public var listFeed: BeaconListFeed
 
     public init(
         makeSource: @escaping @MainActor () -> any AdvertisementSource, settings: any SettingsStore,
@@ -46,6 +49,7 @@ public struct MonitoringEnvironment {
         self.localize = localize
         self.session = session
         self.autoTick = autoTick
+        listFeed = BeaconListFeed(hop: { body in hop { MainActor.assumeIsolated { body() } } })
     }
 }
 
@@ -54,8 +58,6 @@ public enum MonitoringUpdate: Sendable {
     /// Monitoring was switched on, off or to a pause; `scanning` says whether the scanner runs now, and
     /// `staysInBackground` whether Faro keeps running with its window closed.
     case monitoring(MonitoringPreference, scanning: Bool, staysInBackground: Bool)
-    /// The beacon list, built off the main thread (only while the window wants one).
-    case list(BeaconListUpdate)
     /// How many catalogued places are in range (the tray's label).
     case nearby(catalogued: Int)
     /// A zone-entry notification to show, or to update in place.
@@ -65,9 +67,10 @@ public enum MonitoringUpdate: Sendable {
 }
 
 /// Background monitoring, without any display: it starts and stops the scanner as the user's preference says
-/// (on, off, paused for an hour or until tomorrow, persisted), feeds every sighting through the beacon session on
-/// its own thread, turns the catalog into regions, and plans the zone-entry notifications. The GTK layer only
-/// carries out its `MonitoringUpdate`s and forwards the user's intents.
+/// (on, off, paused for an hour or until tomorrow, persisted, and around the machine's sleep), feeds every
+/// sighting through the beacon session on its own thread, turns the catalog into regions, and plans the zone-entry
+/// notifications. The GTK layer only carries out its `MonitoringUpdate`s and forwards the user's intents; the
+/// beacon list does not pass through here (the session publishes it to `MonitoringEnvironment.listFeed`).
 @MainActor
 public final class MonitoringService {
     public private(set) var plan: MonitoringPlan
@@ -208,7 +211,9 @@ public final class MonitoringService {
         if let runner { return runner }
         let made = BeaconSessionRunner(
             session: BeaconSession(configuration: environment.session),
-            stage: BeaconListStage(localize: environment.localize), inputs: inputs,
+            stage: BeaconListStage(
+                localize: environment.localize, publish: { [feed = environment.listFeed] in feed.publish($0) }),
+            inputs: inputs,
             machineClock: environment.machineClock, autoTick: environment.autoTick, hop: environment.hop
         ) { [weak self] outputs in
             MainActor.assumeIsolated { self?.received(outputs) }
@@ -324,7 +329,6 @@ public final class MonitoringService {
                     }
                 }
                 onUpdate?(.nearby(catalogued: result.catalogued))
-                if let list = result.list { onUpdate?(.list(list)) }
             }
         }
     }

@@ -13,6 +13,8 @@ public final class FaroApplication {
     private let app: UnsafeMutablePointer<GtkApplication>
     private let environment: GUIEnvironment
     private let monitoring: MonitoringService
+    /// The session's beacon lists, observed by the window's list page.
+    private let listFeed: BeaconListFeed
     private let autostart: Autostart
     private var actions: ApplicationActions?
     private var windows: WindowController!
@@ -45,6 +47,8 @@ public final class FaroApplication {
         monitoringEnvironment.calibrations = environment.calibrations
         monitoringEnvironment.visits = environment.visits
         monitoringEnvironment.adapterName = environment.adapterName
+        listFeed = BeaconListFeed(hop: MainThread.hop)
+        monitoringEnvironment.listFeed = listFeed
         monitoring = MonitoringService(environment: monitoringEnvironment)
         // The demo runs beside a real Faro, never handing over to it (it would show the user's own data).
         app = gtk_application_new(
@@ -127,7 +131,8 @@ public final class FaroApplication {
                     self?.windows.showDetails(identity)
                 }))
         windows = WindowController(
-            application: app, menu: ApplicationMenu.make(), environment: environment, monitoring: monitoring)
+            application: app, menu: ApplicationMenu.make(), environment: environment, monitoring: monitoring,
+            listFeed: listFeed)
         windows.onClosing = { [weak self] in self?.windowClosing() }
         notifier = makeNotifier()
         if environment.tray {
@@ -207,8 +212,6 @@ public final class FaroApplication {
                 windows.window?.setStatus(nil)
                 showsQuietScanner = false
             }
-        case .list(let list):
-            windows.window?.beacons.show(list)
         case .nearby(let catalogued):
             trayIcon?.setNearbyCount(catalogued)
             nearby = catalogued
@@ -216,7 +219,7 @@ public final class FaroApplication {
             notifier?.show(notification)
         case .scanner(let state):
             // The status line names a scanner that hears nothing, and is cleared when it hears again.
-            let text = BeaconListViewModel.statusText(state, localize: I18n.localizer)
+            let text = state.statusText(I18n.localizer)
             if text != nil || showsQuietScanner { windows.window?.setStatus(text) }
             showsQuietScanner = text != nil
         }
@@ -247,7 +250,7 @@ public final class FaroApplication {
         let opening = windows.window == nil
         windows.showBeacons()
         // A window opened while the scanner hears nothing says so from the start.
-        if opening, let text = BeaconListViewModel.statusText(monitoring.scannerState, localize: I18n.localizer) {
+        if opening, let text = monitoring.scannerState.statusText(I18n.localizer) {
             windows.window?.setStatus(text)
         }
     }

@@ -150,7 +150,7 @@ final class BeaconPage {
         set("rssi", last.map { "\($0.rssi) dBm" } ?? "—")
         set("filtered", last.map { String(cFormat: "%.1f", $0.filtered) + " dBm" } ?? "—")
         set("distance", metres(d.ranged?.distance ?? last?.distance))
-        let proximity = BeaconListViewModel.proximityText(d.ranged?.proximity ?? .unknown, localize: I18n.localizer)
+        let proximity = BeaconListBuilder.proximityText(d.ranged?.proximity ?? .unknown, localize: I18n.localizer)
         set("proximity", proximity)
         set("rate", String(d.readingsPerMinute(now: d.now)))
         set(

@@ -17,13 +17,15 @@ final class WindowController {
     private let menu: UnsafeMutablePointer<GMenuModel>
     private let environment: GUIEnvironment
     private let monitoring: MonitoringService
+    private let listFeed: BeaconListFeed
     /// The user is closing the window (before it goes).
     var onClosing: () -> Void = {}
 
     init(
         application: UnsafeMutablePointer<GtkApplication>, menu: UnsafeMutablePointer<GMenuModel>,
-        environment: GUIEnvironment, monitoring: MonitoringService
+        environment: GUIEnvironment, monitoring: MonitoringService, listFeed: BeaconListFeed
     ) {
+        self.listFeed = listFeed
         self.application = application
         self.menu = menu
         self.environment = environment
@@ -70,6 +72,7 @@ final class WindowController {
 
     private func makeWindow() -> MainWindow {
         let w = MainWindow(application: application, menu: menu)
+        w.beacons.follow(listFeed)
         w.beacons.onActivate = { [weak self] identity in self?.openSite(identity) }
         w.beacons.menuItems = [
             BeaconListPage.MenuItem(label: I18n.tr("Details")) { [weak self] identity in self?.showDetails(identity) },

@@ -46,8 +46,8 @@ final class BeaconRow {
         if model.subtitle != old?.subtitle { gtk_label_set_text(cast(subtitle), model.subtitle) }
         if model.distanceText != old?.distanceText { gtk_label_set_text(cast(distance), model.distanceText) }
         if model.proximityText != old?.proximityText { gtk_label_set_text(cast(proximity), model.proximityText) }
-        if !sameValues(model.history, old?.history) {
-            sparkline.update(model.history, trend: BeaconListPage.trend(model.history))
+        if !sameValues(model.history, old?.history) || model.trendText != old?.trendText {
+            sparkline.update(model.history, trend: model.trendText)
         }
         if model.accessibleName != old?.accessibleName { setAccessibleName(row, model.accessibleName) }
     }
