@@ -202,7 +202,8 @@ struct RequestLogFile {
         }
         func steady(_ minor: Int) -> Int8 { Int8(-50 - minor % 40) }
         var session = BeaconSession()
-        let stage = BeaconListStage(localize: .english)
+        let published = Locked<BeaconListUpdate?>(nil)
+        let stage = BeaconListStage(localize: .english, publish: { published.set($0) })
         let inputs = BeaconListInputs(state: .scanning, listWanted: true)
         var second = 0
         /// One second: every beacon heard once (`moved` at `rssi`), then the tick; the list it built.
@@ -215,9 +216,9 @@ struct RequestLogFile {
             second += 1
             var updates: [BeaconSessionUpdate] = []
             session.tick(at: Double(second)) { updates.append($0) }
-            for output in stage.process(updates, inputs: inputs, refresh: false) {
-                if case .ranged(let result) = output, let list = result.list { return list }
-            }
+            published.set(nil)
+            _ = stage.process(updates, inputs: inputs, refresh: false)
+            if let list = published.get() { return list }
             throw BackendProcess.StartFailure(description: "tick \(second) built no list")
         }
         func changed(_ list: BeaconListUpdate) -> Int { list.revisions.filter { $0 == list.generation }.count }
@@ -252,7 +253,7 @@ struct RequestLogFile {
             return clock()
         }
         let uuid = BeaconUUID(high: 3, low: 4)
-        let stage = BeaconListStage(localize: .english)
+        let stage = BeaconListStage(localize: .english, publish: { _ in })
         let inRange = Locked<[Int]>([])
         let delivered = ConditionLock()
         let runner = BeaconSessionRunner(
