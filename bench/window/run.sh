@@ -235,8 +235,9 @@ DB="$XDG_DATA_HOME/faro/faro.sqlite3"
 [ -f "$DB" ] || die "faro visits made no profile database at $DB"
 command -v sqlite3 >/dev/null || die "sqlite3 not found (apt install sqlite3)"
 # 50,000 closed visits over the last 365 days, the newest an hour ago, 400 places: the rows the app's
-# VisitRepository writes (entry, leaving, closest distance), in one transaction.
-sqlite3 "$DB" "BEGIN; WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $((VISITS_ROWS - 1)))
+# VisitRepository writes (entry, leaving, closest distance), in one transaction, in place of the visits the runs
+# above recorded in this profile.
+sqlite3 "$DB" "BEGIN; DELETE FROM visits; WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $((VISITS_ROWS - 1)))
   INSERT INTO visits (place_id, cliente, titulo, url, uuid, major, minor, entered_at, left_at, closest_m)
   SELECT 'p' || (i % 400), 'Negocio ' || (i % 400), 'Lugar ' || (i % 400), 'https://example.com/' || (i % 400),
          'fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1', 1 + i % 400, 1, t, t + 300, 1.5 + (i % 7) * 0.5
