@@ -69,18 +69,7 @@ def walk(app, window):
 
 
 def main():
-    process, app, window = faro_ui.start_app()
-    try:
-        walk(app, window)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except Exception:
-            process.kill()
-    if not spanish_strings.report():
-        fail(f"{len(spanish_strings.findings)} English and {len(spanish_strings.unknown)} unknown string(s) in the "
-             "Spanish outbox panel")
+    spanish_strings.run_window(walk, "the Spanish outbox panel")
     print("OK outbox-walk", flush=True)
 
 

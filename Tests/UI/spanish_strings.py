@@ -279,3 +279,21 @@ def report():
     for (role, what, text), view in sorted(unknown.items()):
         print(f"UNKNOWN {view} {role} {what}: {text!r} (not a Spanish message of po/es.po, nor demo data)", flush=True)
     return not findings and not unknown
+
+
+def run_window(walk, what):
+    """Starts the Spanish window (faro_ui.start_app), runs `walk(app, window)` with its checks, ends the window, and
+    fails when the checks found any English or unknown string in `what`."""
+    import faro_ui
+
+    process, app, window = faro_ui.start_app()
+    try:
+        walk(app, window)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except Exception:
+            process.kill()
+    if not report():
+        fail(f"{len(findings)} English and {len(unknown)} unknown string(s) in {what}")

@@ -202,18 +202,7 @@ BEACONS_TAB = "Beacons"
 
 
 def main():
-    process, app, window = faro_ui.start_app()
-    try:
-        walk(app, window)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except Exception:
-            process.kill()
-    if not spanish_strings.report():
-        fail(f"{len(spanish_strings.findings)} English and {len(spanish_strings.unknown)} unknown string(s) in the "
-             "Spanish window")
+    spanish_strings.run_window(walk, "the Spanish window")
     print(f"OK spanish-walk views={len(walked)} matchers={len(MATCHERS)} templates={len(PATTERNS)}", flush=True)
 
 
