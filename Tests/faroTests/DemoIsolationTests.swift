@@ -40,6 +40,9 @@ struct DemoIsolationTests {
             environment: env, timeout: 60)
         #expect(queued.status == 0, "\(queued.stderr)")
         let id = queued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try FileManager.default.createDirectory(atPath: home.file("config/gtk-3.0"), withIntermediateDirectories: true)
+        try "[Settings]\ngtk-enable-animations=false\n".write(
+            toFile: home.file("config/gtk-3.0/settings.ini"), atomically: true, encoding: .utf8)
         let userData = home.file("data")
         let before = try snapshot(userData)
         #expect(before.keys.contains("faro/faro.sqlite3"))
@@ -58,6 +61,10 @@ struct DemoIsolationTests {
 
         // The demo works on its own profile: its catalog comes from its own backend into its own database. Waiting
         // for that means its outbox delivery (started before the window) has had its turn too.
+        // The user's GTK look reaches the demo window: its settings are copied into the private profile.
+        #expect(
+            try String(contentsOfFile: profile + "/config/gtk-3.0/settings.ini", encoding: .utf8)
+                == "[Settings]\ngtk-enable-animations=false\n")
         let privateDB = profile + "/data/faro/faro.sqlite3"
         var catalogued = 0
         for _ in 0..<600 where catalogued == 0 {

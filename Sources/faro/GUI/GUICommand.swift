@@ -383,8 +383,17 @@ final class DemoProfile {
 
     private init(folder: String) { self.folder = folder }
 
+    /// The files of the user's GTK configuration that give the demo window the user's own look: theme, dark
+    /// style, animations, custom CSS and the file chooser's bookmarks. Copied, never linked, so the demo writes
+    /// nothing back (docs/configuration.md).
+    static let carriedLookFiles = ["gtk-3.0/settings.ini", "gtk-3.0/gtk.css", "gtk-3.0/bookmarks"]
+
     static func create() throws -> DemoProfile {
         let folder = try makeTemporaryFolder("faro-demo")
+        let environment = ProcessInfo.processInfo.environment
+        let userConfig =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? environment["HOME"].map { $0 + "/.config" }
         for (variable, name) in [("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")]
         {
             let path = folder + "/" + name
@@ -395,6 +404,7 @@ final class DemoProfile {
             }
             setenv(variable, path, 1)
         }
+        if let userConfig { carryLook(from: userConfig, to: folder + "/config") }
         setenv("GSETTINGS_BACKEND", "keyfile", 1)
         for variable in [
             "FARO_BACKEND", "FARO_APP_KEY", "FARO_TABLE_BEACONS", "FARO_TABLE_INTERESTED", "FARO_TABLE_CONTACTAME",
@@ -403,6 +413,18 @@ final class DemoProfile {
             unsetenv(variable)
         }
         return DemoProfile(folder: folder)
+    }
+
+    /// Copies `carriedLookFiles` that exist under the user's config folder into the demo's; a file that cannot be
+    /// copied only leaves the demo with GTK's defaults.
+    static func carryLook(from userConfig: String, to demoConfig: String) {
+        for name in carriedLookFiles {
+            guard let bytes = FileManager.default.contents(atPath: userConfig + "/" + name) else { continue }
+            let target = demoConfig + "/" + name
+            let folder = String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)])
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: target, contents: bytes)
+        }
     }
 
     /// A new, private (0700) folder under `$TMPDIR` (else /tmp) named `prefix-XXXXXX` by `mkdtemp`: never a
