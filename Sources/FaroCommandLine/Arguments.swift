@@ -34,8 +34,8 @@ public struct OptionSpec: Sendable, Equatable {
 }
 
 /// The words after a program or subcommand name, read against the command's declared options (`OptionSpec`):
-/// `--name VALUE` and `--name=VALUE` for an option with a value, `--name` for a flag, everything else (and every
-/// word after `--`) positional. The command takes out what it uses; `finish()` then refuses whatever is left (an
+/// `--name VALUE` and `--name=VALUE` for an option with a value, `--name` for a flag, any other word not starting
+/// with `--` (and every word after `--`) positional. The command takes out what it uses; `finish()` then refuses whatever is left (an
 /// undeclared option, one given twice, one the command did not use in this form, an extra positional value), so a
 /// typo never passes silently. `faro`, `faro-backend` and `faro-bench` all parse with it.
 public struct Arguments: Sendable {
@@ -102,7 +102,10 @@ public struct Arguments: Sendable {
         return false
     }
 
+    /// The first unused occurrence of `spec`, now used. A command asks only for options it declares (checked in
+    /// debug builds: the tests run those).
     private mutating func take(_ spec: OptionSpec) -> Word? {
+        assert(declared.contains(spec), "\(spec.form) is not among the options the command declares")
         guard let index = declared.firstIndex(of: spec),
             let i = words.firstIndex(where: { $0.option == index && !$0.used })
         else { return nil }
