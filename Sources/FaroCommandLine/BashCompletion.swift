@@ -21,9 +21,9 @@ public enum BashCompletion {
         for command in named {
             // `help` is followed by the name of a command.
             let others = command.name == "help" ? named.map(\.name).filter { $0 != "help" } : []
-            out += branch(command.name, options: command.options, actions: command.actions + others)
+            out += branch(command.name, options: command.listed, actions: command.actions + others)
         }
-        let topLevel = (main?.options ?? []) + program.options
+        let topLevel = (main?.listed ?? []) + program.options.map(\.help)
         out += branch("*", options: topLevel, actions: named.map(\.name))
         out += [
             "    esac",

@@ -1,4 +1,4 @@
-/// One option (or environment variable, or file) as a help text lists it: how it is written and what it does.
+/// One row of a help text's table (an option, an environment variable, a file, a command): how it is written and what it does.
 public struct OptionHelp: Sendable, Equatable {
     /// As typed: `--kind ad|msd|hci`, `-o FILE.mht`, `--json`, `FARO_BACKEND`.
     public var form: String
@@ -44,13 +44,15 @@ public struct CommandHelp: Sendable, Equatable {
     public var summary: String
     /// What the command does; paragraphs separated by a blank line.
     public var description: String
-    public var options: [OptionHelp]
+    /// The command's options, declared once: its parser reads them (`Arguments`), and its help, its part of the
+    /// manual page and its completion list them.
+    public var options: [OptionSpec]
     /// Words that may follow the command (`flush` after `outbox`), for shell completion.
     public var actions: [String]
     public var examples: [ExampleHelp]
 
     public init(
-        name: String, synopsis: [String], summary: String, description: String, options: [OptionHelp] = [],
+        name: String, synopsis: [String], summary: String, description: String, options: [OptionSpec] = [],
         actions: [String] = [], examples: [ExampleHelp]
     ) {
         self.name = name
@@ -63,18 +65,21 @@ public struct CommandHelp: Sendable, Equatable {
     }
 
     /// The option every command takes.
-    public static let helpOption = OptionHelp("-h, --help", "Show this help and exit.")
+    public static let helpOption = OptionSpec("-h, --help", "Show this help and exit.")
+
+    /// The options the help lists, as its rows.
+    public var listed: [OptionHelp] { options.filter(\.listed).map(\.help) }
 
     /// The text `faro CMD --help` prints; `extra` options are listed after the command's own (and `--help`).
-    public func text(width: Int = 80, extra: [OptionHelp] = []) -> String {
+    public func text(width: Int = 80, extra: [OptionSpec] = []) -> String {
         var lines = ["Usage: " + synopsis.joined(separator: "\n       "), ""]
         for paragraph in description.paragraphs {
             lines += TextWrap.wrap(paragraph, width: width)
             lines.append("")
         }
         lines.append("Options:")
-        let listed = options + [Self.helpOption] + extra.filter { $0 != Self.helpOption }
-        lines += TextWrap.table(listed, width: width)
+        let rows = listed + ([Self.helpOption] + extra.filter { $0 != Self.helpOption }).map(\.help)
+        lines += TextWrap.table(rows, width: width)
         lines.append("")
         lines.append(examples.count == 1 ? "Example:" : "Examples:")
         for example in examples {
@@ -95,7 +100,7 @@ public struct ProgramHelp: Sendable, Equatable {
     /// The program's commands, the program run without a command first when it has such a form.
     public var commands: [CommandHelp]
     /// Options that work on their own (`--help`, `--version`).
-    public var options: [OptionHelp]
+    public var options: [OptionSpec]
     public var environment: [OptionHelp]
     public var files: [OptionHelp]
     public var exitStatus: String
@@ -103,7 +108,7 @@ public struct ProgramHelp: Sendable, Equatable {
 
     public init(
         name: String, version: String, summary: String, description: String, commands: [CommandHelp],
-        options: [OptionHelp], environment: [OptionHelp] = [], files: [OptionHelp] = [], exitStatus: String,
+        options: [OptionSpec], environment: [OptionHelp] = [], files: [OptionHelp] = [], exitStatus: String,
         seeAlso: [String] = []
     ) {
         self.name = name
@@ -143,7 +148,7 @@ public struct ProgramHelp: Sendable, Equatable {
             lines.append("")
         }
         lines.append("Options:")
-        lines += TextWrap.table(options, width: width)
+        lines += TextWrap.table(options.map(\.help), width: width)
         for note in notes {
             lines.append("")
             lines += TextWrap.wrap(note, width: width)

@@ -29,7 +29,7 @@ public enum ManPage {
         out += paragraphs(program.description)
         if let main { out += paragraphs(main.description) }
         out.append(".SH OPTIONS")
-        for option in (main?.options ?? []) + program.options { out += item(option) }
+        for option in (main?.listed ?? []) + program.options.map(\.help) { out += item(option) }
         if !named.isEmpty {
             out.append(".SH COMMANDS")
             for command in named { out += commandSection(command) }
@@ -62,9 +62,9 @@ public enum ManPage {
         var out = [".SS " + quoted(command.name)]
         out += command.synopsis.flatMap(synopsis)
         out += paragraphs(command.description)
-        if !command.options.isEmpty {
+        if !command.listed.isEmpty {
             out.append(".RS")
-            for option in command.options { out += item(option) }
+            for option in command.listed { out += item(option) }
             out.append(".RE")
         }
         for example in command.examples {

@@ -8,6 +8,28 @@ import Glibc
 /// `faro-bench decode FILE | pipeline | memory | distance`: the measurements behind `make bench`. Each prints `key=value`
 /// pairs that the bench script reads and sets side by side with the reference implementations.
 enum BenchCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let kind = OptionSpec("--kind ad|msd|hci", "What each line of FILE holds (decode; default ad).")
+        static let repeatOption = OptionSpec(
+            "--repeat N", "Timed passes (decode: default 7; pipeline: default 5).", range: 1...1000)
+        static let beacons = OptionSpec(
+            "--beacons N", "Beacons simulated (pipeline: default 1000; memory: default 10000).", range: 1...10_000_000)
+        static let adverts = OptionSpec(
+            "--adverts N", "Advertisements fed to the pipeline (default 3000000).", range: 1...1e9)
+        static let places = OptionSpec(
+            "--places N", "Catalogued places (monitoring regions) in the pipeline (default 100).", range: 0...1_000_000)
+        static let data = OptionSpec("--data DIR", "The evaluation data for distance (default data/evaluation).")
+        static let database = OptionSpec(
+            "--database FILE", "catalog-lookup: the profile database a catalog was synced into.")
+        static let source = OptionSpec("--source URL", "catalog-lookup: the catalog table's URL (BASE/tables/TABLE).")
+        static let lookups = OptionSpec(
+            "--lookups N", "catalog-lookup: beacons looked up, half of them catalogued (default 200000).",
+            range: 1...10_000_000)
+        static let rows = OptionSpec("--rows N", "visits: visits recorded (default 50000).", range: 1...10_000_000)
+        static let declared = [kind, repeatOption, beacons, adverts, places, data, database, source, lookups, rows]
+    }
+
     static let help = CommandHelp(
         name: "faro-bench",
         synopsis: [
@@ -28,17 +50,7 @@ enum BenchCommand {
             the list); memory reports what the engine holds for \
             many beacons; catalog-lookup times place lookups in a synced catalog; distance compares the distance estimate with AltBeacon's on recorded and simulated data.
             """,
-        options: [
-            OptionHelp("--kind ad|msd|hci", "What each line of FILE holds (decode; default ad)."),
-            OptionHelp("--repeat N", "Timed passes (decode: default 7; pipeline: default 5)."),
-            OptionHelp("--beacons N", "Beacons simulated (pipeline: default 1000; memory: default 10000)."),
-            OptionHelp("--adverts N", "Advertisements fed to the pipeline (default 3000000)."),
-            OptionHelp("--places N", "Catalogued places (monitoring regions) in the pipeline (default 100)."),
-            OptionHelp("--data DIR", "The evaluation data for distance (default data/evaluation)."),
-            OptionHelp("--database FILE", "catalog-lookup: the profile database a catalog was synced into."),
-            OptionHelp("--source URL", "catalog-lookup: the catalog table's URL (BASE/tables/TABLE)."),
-            OptionHelp("--lookups N", "catalog-lookup: beacons looked up, half of them catalogued (default 200000)."),
-        ],
+        options: Option.declared,
         actions: ["decode", "pipeline", "memory", "distance", "catalog-lookup", "calibration", "history", "visits"],
         examples: [
             ExampleHelp(
@@ -51,46 +63,46 @@ enum BenchCommand {
         let what = try args.positional("what to measure (decode, pipeline, memory)")
         switch what {
         case "decode":
-            let kindText = try args.option("--kind") ?? AdvertisementKind.ad.rawValue
+            let kindText = try args.option(Option.kind) ?? AdvertisementKind.ad.rawValue
             guard let kind = AdvertisementKind(rawValue: kindText) else {
                 throw UsageError(description: "--kind must be ad, msd or hci, not '\(kindText)'")
             }
             let path = try args.positional("FILE (one advertisement per line, hex)")
-            let repeats = Int(try args.number("--repeat", in: 1...1000) ?? 7)
+            let repeats = Int(try args.number(Option.repeatOption) ?? 7)
             try args.finish()
             try decode(path: path, kind: kind, repeats: repeats)
         case "pipeline":
-            let beacons = Int(try args.number("--beacons", in: 1...1_000_000) ?? 1000)
-            let adverts = Int(try args.number("--adverts", in: 1...1e9) ?? 3_000_000)
-            let repeats = Int(try args.number("--repeat", in: 1...1000) ?? 5)
-            let places = Int(try args.number("--places", in: 0...1_000_000) ?? 100)
+            let beacons = Int(try args.number(Option.beacons, in: 1...1_000_000) ?? 1000)
+            let adverts = Int(try args.number(Option.adverts) ?? 3_000_000)
+            let repeats = Int(try args.number(Option.repeatOption) ?? 5)
+            let places = Int(try args.number(Option.places) ?? 100)
             try args.finish()
             PipelineBench.run(beacons: beacons, adverts: adverts, repeats: repeats, places: places)
         case "memory":
-            let beacons = Int(try args.number("--beacons", in: 1...10_000_000) ?? 10_000)
+            let beacons = Int(try args.number(Option.beacons) ?? 10_000)
             try args.finish()
             memory(beacons: beacons)
         case "distance":
-            let directory = try args.option("--data") ?? "data/evaluation"
+            let directory = try args.option(Option.data) ?? "data/evaluation"
             try args.finish()
             try DistanceBench.run(dataDirectory: directory)
         case "catalog-lookup":
-            guard let database = try args.option("--database"), let source = try args.option("--source") else {
+            guard let database = try args.option(Option.database), let source = try args.option(Option.source) else {
                 throw UsageError(description: "catalog-lookup needs --database FILE and --source URL")
             }
-            let lookups = Int(try args.number("--lookups", in: 1...10_000_000) ?? 200_000)
+            let lookups = Int(try args.number(Option.lookups) ?? 200_000)
             try args.finish()
             try CatalogLookupBench.run(database: database, source: source, lookups: lookups)
         case "history":
-            let beacons = Int(try args.number("--beacons", in: 1...100_000) ?? 1000)
+            let beacons = Int(try args.number(Option.beacons, in: 1...100_000) ?? 1000)
             try args.finish()
             history(beacons: beacons)
         case "visits":
-            let rows = Int(try args.number("--rows", in: 1...10_000_000) ?? 50_000)
+            let rows = Int(try args.number(Option.rows) ?? 50_000)
             try args.finish()
             try visits(rows: rows)
         case "calibration":
-            let directory = try args.option("--data") ?? "data/evaluation"
+            let directory = try args.option(Option.data) ?? "data/evaluation"
             try args.finish()
             try CalibrationBench.run(dataDirectory: directory)
         default:

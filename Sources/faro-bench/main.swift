@@ -4,12 +4,12 @@ import Glibc
 /// `faro-bench`: the measurements behind `make bench` (bench/README.md), kept out of the shipped `faro`.
 let help = BenchCommand.help
 do {
-    let words = Arguments(Array(CommandLine.arguments.dropFirst()))
-    if words.contains("--help") || words.contains("-h") || CommandLine.arguments.count < 2 {
+    let words = CommandLine.arguments.dropFirst()
+    if Arguments.contains("--help", in: words) || Arguments.contains("-h", in: words) || words.isEmpty {
         Output.line(help.text())
         exit(0)
     }
-    exit(try BenchCommand.run(words))
+    exit(try BenchCommand.run(Arguments(words, declared: help.options)))
 } catch let failure as CommandFailure {
     Output.error("faro-bench: \(failure)")
     exit(1)

@@ -7,7 +7,8 @@ import Glibc
 
 /// The `faro` command: the window when called without a command, the terminal front end with one.
 
-/// One command of `faro`: its help and what runs it.
+/// One command of `faro`: its help (with the options it declares) and what runs it, given its words read against
+/// those options.
 struct Subcommand {
     let help: CommandHelp
     let run: @MainActor (Arguments) throws -> Int32
@@ -60,7 +61,7 @@ func dispatch(_ words: [String]) throws -> Int32 {
         !(ProcessInfo.processInfo.environment["DISPLAY"] ?? "").isEmpty
         || !(ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     guard let command = words.first else {
-        if hasDisplay { return try GUICommand.run(Arguments([])) }
+        if hasDisplay { return try GUICommand.run(Arguments([], declared: ProgramText.window.options)) }
         Output.line(program.overview(notes: machineNotes()))
         return 0
     }
@@ -72,38 +73,43 @@ func dispatch(_ words: [String]) throws -> Int32 {
         Output.line(program.overview(notes: machineNotes()))
         return 0
     case "help":
-        return try within(ProgramText.help) { try help(Arguments(words.dropFirst())) }
+        return try within(ProgramText.help) {
+            try help(Arguments(words.dropFirst(), declared: ProgramText.help.options), words: words.dropFirst())
+        }
     default:
         break
     }
-    let all = Arguments(words)
     if command.hasPrefix("--") {
-        if all.contains("--help") || all.contains("-h") {
+        if Arguments.contains("--help", in: words) || Arguments.contains("-h", in: words) {
             Output.line(ProgramText.window.text())
             return 0
         }
-        return try within(ProgramText.window) { try GUICommand.run(all) }
+        return try within(ProgramText.window) {
+            try GUICommand.run(Arguments(words, declared: ProgramText.window.options))
+        }
     }
     guard let subcommand = subcommands.first(where: { $0.help.name == command }) else {
         throw UsageMistake(error: UsageError(description: "unknown command '\(command)'"), help: nil)
     }
-    let rest = Arguments(words.dropFirst())
-    if rest.contains("--help") || rest.contains("-h") {
+    let rest = words.dropFirst()
+    if Arguments.contains("--help", in: rest) || Arguments.contains("-h", in: rest) {
         Output.line(subcommand.help.text())
         return 0
     }
-    return try within(subcommand.help) { try subcommand.run(rest) }
+    return try within(subcommand.help) {
+        try subcommand.run(Arguments(rest, declared: subcommand.help.options))
+    }
 }
 
 /// `faro help [COMMAND] | --man | --bash-completion`.
-func help(_ arguments: Arguments) throws -> Int32 {
+func help(_ arguments: Arguments, words: ArraySlice<String>) throws -> Int32 {
     var args = arguments
-    if args.flag("--help") || args.flag("-h") {
+    if Arguments.contains("--help", in: words) || Arguments.contains("-h", in: words) {
         Output.line(ProgramText.help.text())
         return 0
     }
-    let man = args.flag("--man")
-    let completion = args.flag("--bash-completion")
+    let man = args.flag(ProgramText.HelpOption.man)
+    let completion = args.flag(ProgramText.HelpOption.bashCompletion)
     let name = try? args.positional("COMMAND")
     try args.finish()
     if man {

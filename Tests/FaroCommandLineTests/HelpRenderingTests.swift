@@ -8,14 +8,14 @@ struct HelpRenderingTests {
         name: "greet", synopsis: ["tool greet [--times N] [--shout] NAME"], summary: "Say hello.",
         description: "Says hello to NAME.\n\n.Starts with a dot, and has a back\\slash.",
         options: [
-            OptionHelp("--times N", "How many times."), OptionHelp("--shout", "Louder."),
-            OptionHelp("--tone low|high", "The tone."), OptionHelp("--to FILE", "Write it there."),
+            OptionSpec("--times N", "How many times."), OptionSpec("--shout", "Louder."),
+            OptionSpec("--tone low|high", "The tone."), OptionSpec("--to FILE", "Write it there."),
         ],
         actions: ["again"],
         examples: [ExampleHelp("tool greet --times 2 Ana", "Says hello to Ana twice.")])
     static let program = ProgramHelp(
         name: "tool", version: "1.2.3", summary: "says hello", description: "A tool.",
-        commands: [command], options: [OptionHelp("--version", "Show the version.")], exitStatus: "0 or 1.")
+        commands: [command], options: [OptionSpec("--version", "Show the version.")], exitStatus: "0 or 1.")
 
     @Test func theCommandTextHasUsageOptionsAndAnExample() {
         let text = Self.command.text(width: 60)

@@ -9,6 +9,34 @@ import Glibc
 /// `faro calibrate`: a beacon's 1 m power measured from a recording or live, stored in the profile database with
 /// the adapter's offset (see `docs/calibration.md`); `--list` and `--reset` show and undo them.
 enum CalibrateCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let replay = OptionSpec(
+            "--replay FILE", "A recording made with the device held --distance metres from the beacon.")
+        static let source = OptionSpec("--source bluez|hci|demo", "Calibrate live from a radio (or the demo walk).")
+        static let beacon = OptionSpec("--beacon UUID:MAJOR:MINOR", "The beacon to calibrate.")
+        static let distance = OptionSpec(
+            "--distance M", "How far the device was from the beacon, in metres (default 1).",
+            range: CalibrationLimits.distance)
+        static let applyToAdapter = OptionSpec(
+            "--apply-to-adapter", "Also store the adapter's offset for every other beacon.")
+        static let seconds = OptionSpec(
+            "--seconds S",
+            "live: collect for S seconds (default 15); with fewer than 10 readings by then, go on up to 60 s.",
+            range: 1...600)
+        static let adapter = OptionSpec(
+            "--adapter hciN", "bluez: the adapter to use; with --reset: the adapter whose offset to forget.")
+        static let speed = OptionSpec("--speed X", "demo: play the demo walk X times as fast.", range: 0.01...10_000)
+        static let list = OptionSpec("--list", "Print the stored calibrations and adapter offsets.")
+        static let json = OptionSpec("--json", "With --list: one JSON object.")
+        static let reset = OptionSpec(
+            "--reset", "Forget one beacon's calibration, one adapter's offset (--adapter) or all (--all).")
+        static let all = OptionSpec("--all", "With --reset: forget every calibration and adapter offset.")
+        static let declared = [
+            replay, source, beacon, distance, applyToAdapter, seconds, adapter, speed, list, json, reset, all,
+        ]
+    }
+
     static let help = CommandHelp(
         name: "calibrate",
         synopsis: [
@@ -30,22 +58,7 @@ enum CalibrateCommand {
             'replay'). Exit status 1 with the reason when the beacon was not heard, too few readings arrived, or \
             the result is absurd (power outside -100..0 dBm, offset beyond 30 dB); nothing is stored then.
             """,
-        options: [
-            OptionHelp("--replay FILE", "A recording made with the device held --distance metres from the beacon."),
-            OptionHelp("--source bluez|hci|demo", "Calibrate live from a radio (or the demo walk)."),
-            OptionHelp("--beacon UUID:MAJOR:MINOR", "The beacon to calibrate."),
-            OptionHelp("--distance M", "How far the device was from the beacon, in metres (default 1)."),
-            OptionHelp("--apply-to-adapter", "Also store the adapter's offset for every other beacon."),
-            OptionHelp(
-                "--seconds S",
-                "live: collect for S seconds (default 15); with fewer than 10 readings by then, go on up to 60 s."),
-            OptionHelp(
-                "--adapter hciN", "bluez: the adapter to use; with --reset: the adapter whose offset to forget."),
-            OptionHelp("--speed X", "demo: play the demo walk X times as fast."),
-            OptionHelp("--list", "Print the stored calibrations and adapter offsets."),
-            OptionHelp("--json", "With --list: one JSON object."),
-            OptionHelp("--reset", "Forget one beacon's calibration, one adapter's offset (--adapter) or all (--all)."),
-        ],
+        options: Option.declared,
         examples: [
             ExampleHelp(
                 "faro calibrate --replay at-1m.jsonl --beacon e2c56db5-dffb-48d2-b060-d0f5a71096e0:1:2 --apply-to-adapter",
@@ -57,31 +70,31 @@ enum CalibrateCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        if args.flag("--list") {
-            let json = args.flag("--json")
+        if args.flag(Option.list) {
+            let json = args.flag(Option.json)
             try args.finish()
             return try list(json: json)
         }
-        if args.flag("--reset") {
-            let all = args.flag("--all")
-            let adapter = try args.option("--adapter")
+        if args.flag(Option.reset) {
+            let all = args.flag(Option.all)
+            let adapter = try args.option(Option.adapter)
             let beacon =
                 all || adapter != nil ? nil : try args.positional("UUID:MAJOR:MINOR, --adapter ADDRESS or --all")
             try args.finish()
             return try reset(all: all, adapter: adapter, beacon: beacon)
         }
-        guard let beaconText = try args.option("--beacon") else {
+        guard let beaconText = try args.option(Option.beacon) else {
             throw UsageError(description: "--beacon UUID:MAJOR:MINOR is required")
         }
         guard let identity = BeaconIdentity(colonSeparated: beaconText) else {
             throw UsageError(
                 description: "--beacon must be UUID:MAJOR:MINOR (major and minor 0..65535), not '\(beaconText)'")
         }
-        let distance = try args.number("--distance", in: CalibrationLimits.distance) ?? 1
-        let apply = args.flag("--apply-to-adapter")
+        let distance = try args.number(Option.distance) ?? 1
+        let apply = args.flag(Option.applyToAdapter)
         var sampler = CalibrationSampler(target: identity)
         let adapter: String
-        if let path = try args.option("--replay") {
+        if let path = try args.option(Option.replay) {
             try args.finish()
             let records = try ReplayFile.load(path)
             for record in records {
@@ -93,8 +106,8 @@ enum CalibrateCommand {
                 }
             }
             adapter = replayAdapter
-        } else if let source = try args.option("--source") {
-            let seconds = try args.number("--seconds", in: 1...600) ?? 15
+        } else if let source = try args.option(Option.source) {
+            let seconds = try args.number(Option.seconds) ?? 15
             let live = try LiveCalibration.source(named: source, arguments: &args)
             try args.finish()
             adapter = try LiveCalibration(source: live.source, seconds: seconds).run(into: &sampler) ?? live.adapter
@@ -248,13 +261,13 @@ struct LiveCalibration {
     ) {
         switch name {
         case "bluez":
-            let adapter = try args.option("--adapter")
+            let adapter = try args.option(CalibrateCommand.Option.adapter)
             return (BlueZSource(options: BlueZSource.Options(adapter: adapter)), adapter ?? "bluez")
         case "hci":
-            let device = try args.option("--adapter")
+            let device = try args.option(CalibrateCommand.Option.adapter)
             return (HCISource(device: device, active: false), device ?? "hci")
         case "demo":
-            let speed = try args.number("--speed", in: 0.01...10_000) ?? 1
+            let speed = try args.number(CalibrateCommand.Option.speed) ?? 1
             let records = try ReplayFile.load(try DataDirectory.demoRecording())
             return (
                 ReplaySource(records: records, name: "demo", loops: true, speed: speed), CalibrateCommand.replayAdapter

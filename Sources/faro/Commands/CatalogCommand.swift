@@ -8,6 +8,19 @@ import FoundationEssentials
 /// the window does at start and every period), and prints what changed; `faro catalog [--json] [--backend URL]`
 /// prints the local catalog, one beacon per line.
 enum CatalogCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let json = OptionSpec("--json", "catalog: one JSON object per beacon.")
+        static let backend = OptionSpec(
+            "--backend URL", "The backend's base URL (else $FARO_BACKEND, else the backend-url setting).")
+        static let full = OptionSpec("--full", "sync: pull everything again instead of what changed.")
+        static let generation = OptionSpec(
+            "--protocol auto|2|3",
+            "sync: the tables protocol generation (else $FARO_BACKEND_PROTOCOL, else the backend-protocol "
+                + "setting; auto learns it from the backend).")
+        static let declared = [json, backend, full, generation]
+    }
+
     static let help = CommandHelp(
         name: "catalog",
         synopsis: [
@@ -21,15 +34,7 @@ enum CatalogCommand {
             generation the backend speaks (2.0.0 or 3.0.0); 'faro catalog' prints the local catalog, one beacon per \
             line: uuid, major, minor, cliente, titulo, url, updatedAt.
             """,
-        options: [
-            OptionHelp("--json", "catalog: one JSON object per beacon."),
-            OptionHelp("--backend URL", "The backend's base URL (else $FARO_BACKEND, else the backend-url setting)."),
-            OptionHelp("--full", "sync: pull everything again instead of what changed."),
-            OptionHelp(
-                "--protocol auto|2|3",
-                "sync: the tables protocol generation (else $FARO_BACKEND_PROTOCOL, else the backend-protocol "
-                    + "setting; auto learns it from the backend)."),
-        ],
+        options: Option.declared,
         actions: ["sync"],
         examples: [
             ExampleHelp(
@@ -40,10 +45,10 @@ enum CatalogCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let json = args.flag("--json")
-        let full = args.flag("--full")
-        let backend = try args.option("--backend")
-        let generation = try args.option("--protocol")
+        let json = args.flag(Option.json)
+        let full = args.flag(Option.full)
+        let backend = try args.option(Option.backend)
+        let generation = try args.option(Option.generation)
         let action = try? args.positional("action")
         try args.finish()
         if let generation, BackendProtocolSetting(generation) == nil {

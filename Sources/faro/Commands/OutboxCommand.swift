@@ -9,6 +9,23 @@ import Glibc
 /// `faro outbox [--json]` lists the pending and refused rows; `faro outbox flush` delivers now and exits 0 when
 /// nothing is pending, 1 with the reason; `retry`, `discard` and `move` act on rows, as the window's panel does.
 enum OutboxCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let json = OptionSpec(
+            "--json", "List as one JSON object: {\"pending\": N, \"failed\": N, \"rows\": [...]}.")
+        static let timeout = OptionSpec(
+            "--timeout SECONDS", "flush: how long to keep trying (default 30).", range: 0...86_400)
+        static let backend = OptionSpec(
+            "--backend URL", "flush: the backend's base URL (else $FARO_BACKEND, else the backend-url setting).")
+        static let retryFailed = OptionSpec("--retry-failed", "flush: try the rows the backend refused again, too.")
+        static let generation = OptionSpec(
+            "--protocol auto|2|3",
+            "flush: the tables protocol generation (else $FARO_BACKEND_PROTOCOL, else the backend-protocol "
+                + "setting).")
+        static let all = OptionSpec("--all", "retry, move: every row instead of one ID.")
+        static let declared = [json, timeout, backend, retryFailed, generation, all]
+    }
+
     static let help = CommandHelp(
         name: "outbox",
         synopsis: [
@@ -27,18 +44,7 @@ enum OutboxCommand {
             (--all: every one), 'discard' deletes one row for good, and 'move' gives a row queued for another \
             backend to this one. Rows are never dropped unless the user says so.
             """,
-        options: [
-            OptionHelp("--json", "List as one JSON object: {\"pending\": N, \"failed\": N, \"rows\": [...]}."),
-            OptionHelp("--timeout SECONDS", "flush: how long to keep trying (default 30)."),
-            OptionHelp(
-                "--backend URL", "flush: the backend's base URL (else $FARO_BACKEND, else the backend-url setting)."),
-            OptionHelp("--retry-failed", "flush: try the rows the backend refused again, too."),
-            OptionHelp(
-                "--protocol auto|2|3",
-                "flush: the tables protocol generation (else $FARO_BACKEND_PROTOCOL, else the backend-protocol "
-                    + "setting)."),
-            OptionHelp("--all", "retry, move: every row instead of one ID."),
-        ],
+        options: Option.declared,
         actions: ["flush", "retry", "discard", "move"],
         examples: [
             ExampleHelp(
@@ -48,12 +54,12 @@ enum OutboxCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let json = args.flag("--json")
-        let retryFailed = args.flag("--retry-failed")
-        let all = args.flag("--all")
-        let timeout = try args.number("--timeout", in: 0...86_400)
-        let backend = try args.option("--backend")
-        let generation = try args.option("--protocol")
+        let json = args.flag(Option.json)
+        let retryFailed = args.flag(Option.retryFailed)
+        let all = args.flag(Option.all)
+        let timeout = try args.number(Option.timeout)
+        let backend = try args.option(Option.backend)
+        let generation = try args.option(Option.generation)
         let action = try? args.positional("action")
         var target: String?
         if ["retry", "discard", "move"].contains(action ?? ""), !all { target = try args.positional("row ID") }

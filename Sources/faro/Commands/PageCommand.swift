@@ -7,6 +7,18 @@ import Glibc
 /// `faro page URL`: fetches a microsite exactly as the content view does (fresh, device id added where the URL is
 /// https or loopback) and prints its readable text. No message it prints carries the device id.
 enum PageCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let url = OptionSpec("URL", "The microsite's address.")
+        static let deviceId = OptionSpec(
+            "--device-id ID",
+            "Send this device id instead of the modem's IMEI or the app-specific id derived from " + "/etc/machine-id.")
+        static let timeout = OptionSpec("--timeout SECONDS", "Give up after this long (default 30).", range: 1...600)
+        static let timing = OptionSpec(
+            "--timing", "Report on stderr how long the transfer, parsing and rendering took.")
+        static let declared = [url, deviceId, timeout, timing]
+    }
+
     static let help = CommandHelp(
         name: "page", synopsis: ["faro page URL [--device-id ID] [--timeout SECONDS] [--timing]"],
         summary: "Fetch a microsite as the content view does and print its readable text.",
@@ -16,15 +28,7 @@ enum PageCommand {
             that needs JavaScript to show in full is printed as far as it goes without scripts, and a line on stderr \
             says so, with its address (without the device id) to open in a browser; the exit status is still 0.
             """,
-        options: [
-            OptionHelp("URL", "The microsite's address."),
-            OptionHelp(
-                "--device-id ID",
-                "Send this device id instead of the modem's IMEI or the app-specific id derived from "
-                    + "/etc/machine-id."),
-            OptionHelp("--timeout SECONDS", "Give up after this long (default 30)."),
-            OptionHelp("--timing", "Report on stderr how long the transfer, parsing and rendering took."),
-        ],
+        options: Option.declared,
         examples: [
             ExampleHelp(
                 "faro page https://example.com/sitios/cafe/",
@@ -33,11 +37,11 @@ enum PageCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let explicitID = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.option("--device-id") }
+        let explicitID = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.option(Option.deviceId) }
         let timeout = try WebSupport.withoutDeviceID { () throws(UsageError) in
-            try args.number("--timeout", in: 1...600) ?? 30
+            try args.number(Option.timeout) ?? 30
         }
-        let timing = args.flag("--timing")
+        let timing = args.flag(Option.timing)
         let url = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.positional("URL") }
         try WebSupport.withoutDeviceID { () throws(UsageError) in try args.finish() }
         let deviceID = try WebSupport.deviceID(explicitID)

@@ -7,6 +7,24 @@ import Glibc
 /// `faro range --replay FILE [--json]`: the ranging pipeline over a recording, as fast as it runs, one tick per
 /// second of recording time.
 enum RangeCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let replay = OptionSpec(
+            "--replay FILE",
+            "The recording: JSON Lines, one advertisement per line, like {\"t\": 12.345, \"address\": "
+                + "\"C0:FF:EE:00:00:01\", \"rssi\": -67, \"kind\": \"msd\", \"data\": \"4c000215...c5\"}.")
+        static let json = OptionSpec(
+            "--json",
+            "One JSON object per tick: {\"t\": 12.0, \"beacons\": [{uuid, major, minor, address, rssi, distance, "
+                + "proximity}]}, proximity being immediate, near, far or unknown.")
+        static let csv = OptionSpec(
+            "--csv",
+            "One CSV row per reading instead (RFC 4180, UTF-8): time_utc, address, rssi, rssi_filtered, "
+                + "distance_m, proximity, uuid, major, minor; the recording's clock is read as seconds since "
+                + "1970, UTC.")
+        static let declared = [replay, json, csv]
+    }
+
     static let help = CommandHelp(
         name: "range", synopsis: ["faro range --replay FILE [--json | --csv]"],
         summary: "Run the ranging pipeline over a recorded scan, as fast as it goes.",
@@ -15,21 +33,7 @@ enum RangeCommand {
             as fast as it can, and prints the beacons in range with their estimated distance once per second of \
             recording time, nearest first. Beacons drop out when unseen for the exit period (30 s).
             """,
-        options: [
-            OptionHelp(
-                "--replay FILE",
-                "The recording: JSON Lines, one advertisement per line, like {\"t\": 12.345, \"address\": "
-                    + "\"C0:FF:EE:00:00:01\", \"rssi\": -67, \"kind\": \"msd\", \"data\": \"4c000215...c5\"}."),
-            OptionHelp(
-                "--json",
-                "One JSON object per tick: {\"t\": 12.0, \"beacons\": [{uuid, major, minor, address, rssi, distance, "
-                    + "proximity}]}, proximity being immediate, near, far or unknown."),
-            OptionHelp(
-                "--csv",
-                "One CSV row per reading instead (RFC 4180, UTF-8): time_utc, address, rssi, rssi_filtered, "
-                    + "distance_m, proximity, uuid, major, minor; the recording's clock is read as seconds since "
-                    + "1970, UTC."),
-        ],
+        options: Option.declared,
         examples: [
             ExampleHelp(
                 "faro range --replay /usr/share/faro/demo/walk.jsonl --json",
@@ -38,10 +42,12 @@ enum RangeCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let json = args.flag("--json")
-        let csv = args.flag("--csv")
+        let json = args.flag(Option.json)
+        let csv = args.flag(Option.csv)
         if json, csv { throw UsageError(description: "--json and --csv cannot be used together") }
-        guard let path = try args.option("--replay") else { throw UsageError(description: "--replay FILE is required") }
+        guard let path = try args.option(Option.replay) else {
+            throw UsageError(description: "--replay FILE is required")
+        }
         try args.finish()
         let records = try ReplayFile.load(path)
         // Recordings are the adapter `replay`: the calibrations and offset the window would use for them.

@@ -11,6 +11,17 @@ import Glibc
 /// backend, or for whichever delivers it when none is configured yet), and the row's client id printed on stdout.
 /// Delivery is the outbox's business (`faro outbox flush`, or the app's background delivery).
 enum RegisterCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let nombre = OptionSpec("--nombre N", "The business's name.")
+        static let email = OptionSpec("--email E", "A contact e-mail address.")
+        static let telefono = OptionSpec(
+            "--telefono T", "A phone number of exactly 10 digits; spaces, dashes and parentheses are dropped.")
+        static let backend = OptionSpec(
+            "--backend URL", "The backend the row is queued for (else $FARO_BACKEND, else the backend-url setting).")
+        static let declared = [nombre, email, telefono, backend]
+    }
+
     static let help = CommandHelp(
         name: "register", synopsis: ["faro register --nombre N --email E --telefono T [--backend URL]"],
         summary: "\"Registrar mi negocio\" from the terminal: queue a registration in the outbox.",
@@ -20,15 +31,7 @@ enum RegisterCommand {
             problem is named on stderr and the status is 1. Delivery is the outbox's business: the window delivers in \
             the background, 'faro outbox flush' delivers now.
             """,
-        options: [
-            OptionHelp("--nombre N", "The business's name."),
-            OptionHelp("--email E", "A contact e-mail address."),
-            OptionHelp(
-                "--telefono T", "A phone number of exactly 10 digits; spaces, dashes and parentheses are dropped."),
-            OptionHelp(
-                "--backend URL", "The backend the row is queued for (else $FARO_BACKEND, else the backend-url setting)."
-            ),
-        ],
+        options: Option.declared,
         examples: [
             ExampleHelp(
                 "faro register --nombre 'Panadería Santa Clara' --email hola@santaclara.mx --telefono '55 1234 5678'",
@@ -37,10 +40,10 @@ enum RegisterCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let nombre = try args.option("--nombre") ?? ""
-        let email = try args.option("--email") ?? ""
-        let telefono = try args.option("--telefono") ?? ""
-        let backend = try args.option("--backend")
+        let nombre = try args.option(Option.nombre) ?? ""
+        let email = try args.option(Option.email) ?? ""
+        let telefono = try args.option(Option.telefono) ?? ""
+        let backend = try args.option(Option.backend)
         try args.finish()
         let database = try OutboxStoreAccess.open()
         let outbox = OutboxAdapter(database: database)

@@ -9,6 +9,16 @@ import Glibc
 /// stylesheets fetched concurrently, a Chromium-compatible MHT without the device id) into Guardados (the SQLite
 /// store, with title, business, URL and time saved) and, with `-o`, into FILE as well.
 enum SaveCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let url = OptionSpec("URL", "The microsite's address.")
+        static let output = OptionSpec("-o, --output FILE.mht", "Also write the archive to this file.")
+        static let business = OptionSpec("--business NAME", "The business the page belongs to, as Guardados lists it.")
+        static let deviceId = OptionSpec("--device-id ID", "Send this device id with the page's request.")
+        static let timing = OptionSpec("--timing", "Report on stderr how long saving took.")
+        static let declared = [url, output, business, deviceId, timing]
+    }
+
     static let help = CommandHelp(
         name: "save", synopsis: ["faro save URL [-o FILE.mht] [--business NAME] [--device-id ID] [--timing]"],
         summary: "\"Guardar\": save a microsite with its images and styles into Guardados.",
@@ -17,13 +27,7 @@ enum SaveCommand {
             fresh, as an MHT archive that Chromium opens; stored in Guardados (with title, business, address and the \
             time saved) and, with -o, written to FILE.mht as well. The device id is never kept in the archive.
             """,
-        options: [
-            OptionHelp("URL", "The microsite's address."),
-            OptionHelp("-o, --output FILE.mht", "Also write the archive to this file."),
-            OptionHelp("--business NAME", "The business the page belongs to, as Guardados lists it."),
-            OptionHelp("--device-id ID", "Send this device id with the page's request."),
-            OptionHelp("--timing", "Report on stderr how long saving took."),
-        ],
+        options: Option.declared,
         examples: [
             ExampleHelp(
                 "faro save https://example.com/sitios/cafe/ -o cafe.mht --business 'Café La Parroquia'",
@@ -32,13 +36,11 @@ enum SaveCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let output = try WebSupport.withoutDeviceID { () throws(UsageError) -> String? in
-            if let short = try args.option("-o") { return short }
-            return try args.option("--output")
+        let output = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.option(Option.output) }
+        let business = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.option(Option.business) ?? ""
         }
-        let business = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.option("--business") ?? "" }
-        let explicitID = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.option("--device-id") }
-        let timing = args.flag("--timing")
+        let explicitID = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.option(Option.deviceId) }
+        let timing = args.flag(Option.timing)
         let url = try WebSupport.withoutDeviceID { () throws(UsageError) in try args.positional("URL") }
         try WebSupport.withoutDeviceID { () throws(UsageError) in try args.finish() }
         let deviceID = try WebSupport.deviceID(explicitID)

@@ -9,6 +9,26 @@ import Glibc
 
 /// `faro scan [--source bluez|hci|replay FILE|demo] …`: the live ranging table, from a radio or a recording.
 enum ScanCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let source = OptionSpec(
+            "--source bluez|hci|replay FILE|demo",
+            "Where advertisements come from: bluez (bluetoothd over D-Bus), hci (a raw HCI socket; needs "
+                + "CAP_NET_RAW), replay FILE (a recording, in real time) or demo (the demo walk, looped).")
+        static let adapter = OptionSpec("--adapter hciN", "bluez: the adapter to use (default: the first).")
+        static let powerOn = OptionSpec("--power-on", "bluez: switch the adapter on when it is off.")
+        static let device = OptionSpec("--device hciN", "hci: the controller to use (default: the first).")
+        static let active = OptionSpec("--active", "hci: active scanning (ask for scan responses).")
+        static let json = OptionSpec("--json", "One JSON object per tick, as 'faro range --json' prints.")
+        static let csv = OptionSpec(
+            "--csv", "One CSV row per reading instead, as 'faro range --csv' writes, with the wall-clock time (UTC).")
+        static let duration = OptionSpec("--duration SECONDS", "Stop after this long.", range: 0...1e9)
+        static let speed = OptionSpec(
+            "--speed X", "replay and demo: play the recording X times as fast.", range: 0.01...10_000)
+        static let stats = OptionSpec("--stats", "Report on stderr how many advertisements and beacons were seen.")
+        static let declared = [source, adapter, powerOn, device, active, json, csv, duration, speed, stats]
+    }
+
     static let help = CommandHelp(
         name: "scan",
         synopsis: [
@@ -21,23 +41,7 @@ enum ScanCommand {
             nearest first; t counts the seconds since the scan started. The default source is BlueZ (bluetoothd on \
             the system bus). Ctrl-C ends the scan cleanly (discovery stopped, the controller's scan state restored).
             """,
-        options: [
-            OptionHelp(
-                "--source bluez|hci|replay FILE|demo",
-                "Where advertisements come from: bluez (bluetoothd over D-Bus), hci (a raw HCI socket; needs "
-                    + "CAP_NET_RAW), replay FILE (a recording, in real time) or demo (the demo walk, looped)."),
-            OptionHelp("--adapter hciN", "bluez: the adapter to use (default: the first)."),
-            OptionHelp("--power-on", "bluez: switch the adapter on when it is off."),
-            OptionHelp("--device hciN", "hci: the controller to use (default: the first)."),
-            OptionHelp("--active", "hci: active scanning (ask for scan responses)."),
-            OptionHelp("--json", "One JSON object per tick, as 'faro range --json' prints."),
-            OptionHelp(
-                "--csv",
-                "One CSV row per reading instead, as 'faro range --csv' writes, with the wall-clock time (UTC)."),
-            OptionHelp("--duration SECONDS", "Stop after this long."),
-            OptionHelp("--speed X", "replay and demo: play the recording X times as fast."),
-            OptionHelp("--stats", "Report on stderr how many advertisements and beacons were seen."),
-        ],
+        options: Option.declared,
         examples: [
             ExampleHelp(
                 "faro scan --source demo --json --duration 10",
@@ -46,23 +50,23 @@ enum ScanCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let json = args.flag("--json")
-        let csv = args.flag("--csv")
+        let json = args.flag(Option.json)
+        let csv = args.flag(Option.csv)
         if json, csv { throw UsageError(description: "--json and --csv cannot be used together") }
-        let statistics = args.flag("--stats")
-        let duration = try args.number("--duration", in: 0...1e9)
-        let source = try args.option("--source")
+        let statistics = args.flag(Option.stats)
+        let duration = try args.number(Option.duration)
+        let source = try args.option(Option.source)
         var loop = false
         let records: [ReplayRecord]
         switch source {
         case "replay":
-            let speed = try args.number("--speed", in: 0.01...10_000) ?? 1
+            let speed = try args.number(Option.speed) ?? 1
             records = try ReplayFile.load(try args.positional("FILE after --source replay"))
             try args.finish()
             try ScanSession(records: records, loop: loop, speed: speed, json: json, csv: csv).run(duration: duration)
             return 0
         case "demo":
-            let speed = try args.number("--speed", in: 0.01...10_000) ?? 1
+            let speed = try args.number(Option.speed) ?? 1
             let path = try DataDirectory.demoRecording()
             records = try ReplayFile.load(path)
             loop = true
@@ -71,15 +75,16 @@ enum ScanCommand {
             try ScanSession(records: records, loop: loop, speed: speed, json: json, csv: csv).run(duration: duration)
             return 0
         case "bluez":
-            let options = BlueZSource.Options(adapter: try args.option("--adapter"), powerOn: args.flag("--power-on"))
+            let options = BlueZSource.Options(
+                adapter: try args.option(Option.adapter), powerOn: args.flag(Option.powerOn))
             try args.finish()
             return try LiveScanSession(
                 source: BlueZSource(options: options), json: json, csv: csv, statistics: statistics
             )
             .run(duration: duration)
         case "hci":
-            let device = try args.option("--device")
-            let active = args.flag("--active")
+            let device = try args.option(Option.device)
+            let active = args.flag(Option.active)
             try args.finish()
             return try LiveScanSession(
                 source: HCISource(device: device, active: active), json: json, csv: csv,
@@ -88,7 +93,8 @@ enum ScanCommand {
             .run(duration: duration)
         case nil:
             // The default: bluetoothd when it is on the system bus, otherwise say which sources work without it.
-            let options = BlueZSource.Options(adapter: try args.option("--adapter"), powerOn: args.flag("--power-on"))
+            let options = BlueZSource.Options(
+                adapter: try args.option(Option.adapter), powerOn: args.flag(Option.powerOn))
             try args.finish()
             switch BlueZSource.isServiceRunning() {
             case .success(true):

@@ -7,6 +7,16 @@ import Glibc
 /// `faro share URL`: prints the share menu's links for a beacon's URL (never with the device id) and, with
 /// `--qr FILE.png`, writes its QR code; `--qr-text` draws the QR code in the terminal.
 enum ShareCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let url = OptionSpec("URL", "The site's address.")
+        static let title = OptionSpec(
+            "--title TITLE", "The site's title, used as the e-mail subject and the message text.")
+        static let qr = OptionSpec("--qr FILE.png", "Write the address's QR code to this PNG file.")
+        static let qrText = OptionSpec("--qr-text", "Draw the QR code in the terminal.")
+        static let declared = [url, title, qr, qrText]
+    }
+
     static let help = CommandHelp(
         name: "share", synopsis: ["faro share URL [--title TITLE] [--qr FILE.png] [--qr-text]"],
         summary: "Print a site's share links (e-mail, WhatsApp, Telegram, ...) and its QR code.",
@@ -15,12 +25,7 @@ enum ShareCommand {
             link: link (the address itself), email (mailto:), whatsapp, telegram, facebook, x and linkedin. The \
             shared address never carries the device id.
             """,
-        options: [
-            OptionHelp("URL", "The site's address."),
-            OptionHelp("--title TITLE", "The site's title, used as the e-mail subject and the message text."),
-            OptionHelp("--qr FILE.png", "Write the address's QR code to this PNG file."),
-            OptionHelp("--qr-text", "Draw the QR code in the terminal."),
-        ],
+        options: Option.declared,
         examples: [
             ExampleHelp(
                 "faro share https://example.com/sitios/cafe/ --title 'Café La Parroquia' --qr-text",
@@ -29,9 +34,9 @@ enum ShareCommand {
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let title = try args.option("--title")
-        let qrFile = try args.option("--qr")
-        let qrText = args.flag("--qr-text")
+        let title = try args.option(Option.title)
+        let qrFile = try args.option(Option.qr)
+        let qrText = args.flag(Option.qrText)
         let url = try args.positional("URL")
         try args.finish()
         for (target, link) in ShareLinks.all(url: url, title: title) {

@@ -7,6 +7,14 @@ import Glibc
 /// `faro visits [--json] [--since YYYY-MM-DD]` and `faro visits clear`: "Lugares visitados" from the terminal
 /// (docs/visits.md).
 enum VisitsCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let json = OptionSpec(
+            "--json", "One JSON object per visit: {entered, left, place, business, url, beacon, closest_m}.")
+        static let since = OptionSpec("--since YYYY-MM-DD", "Only visits entered on or after that day (UTC).")
+        static let declared = [json, since]
+    }
+
     static let help = CommandHelp(
         name: "visits",
         synopsis: ["faro visits [--json] [--since YYYY-MM-DD]", "faro visits clear"],
@@ -17,18 +25,14 @@ enum VisitsCommand {
             with times in UTC (ISO 8601). Visits older than the retention setting (visits-retention-days, 30 by \
             default) are deleted. 'faro visits clear' deletes them all.
             """,
-        options: [
-            OptionHelp(
-                "--json", "One JSON object per visit: {entered, left, place, business, url, beacon, closest_m}."),
-            OptionHelp("--since YYYY-MM-DD", "Only visits entered on or after that day (UTC)."),
-        ],
+        options: Option.declared,
         examples: [ExampleHelp("faro visits --since 2026-12-01", "The visits since the first of December.")])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let clear = args.contains("clear") ? (try args.positional("clear")) == "clear" : false
-        let json = args.flag("--json")
-        let sinceText = try args.option("--since")
+        let clear = args.hasPositional("clear") ? (try args.positional("clear")) == "clear" : false
+        let json = args.flag(Option.json)
+        let sinceText = try args.option(Option.since)
         try args.finish()
         let since = try sinceText.map { text throws(UsageError) -> Double in
             guard let day = VisitsCommand.day(text) else {

@@ -17,7 +17,7 @@ enum GUICommand {
     @MainActor
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let options = try GUIOptions.parse(&args)
+        let options = try GUIOptions(&args)
         try args.finish()
         let (demo, service, noTray, background, speed) =
             (options.demo, options.service, options.noTray, options.background, options.speed)

@@ -1,6 +1,6 @@
-/// The window's command line, declared once: `parse` reads exactly the options `help` lists (and the one for D-Bus
-/// activation), and `faro --help`, `faro --demo --help`, faro(1) and the bash completion print `help`
-/// (ProgramText.window).
+/// The window's command line, declared once: `init` reads exactly the options `declared` holds (one of them, for
+/// D-Bus activation, unlisted), and `faro --help`, `faro --demo --help`, faro(1) and the bash completion print
+/// them (ProgramText.window).
 struct GUIOptions {
     var demo = false
     /// `--gapplication-service`: GLib's D-Bus activation (the service file's Exec line), not for people.
@@ -15,44 +15,46 @@ struct GUIOptions {
     var device: String?
     var backendURL: String?
 
-    /// Every option the window takes, as its help lists them.
-    static let help: [OptionHelp] = [
-        OptionHelp(
+    enum Option {
+        static let demo = OptionSpec(
             "--demo",
             "The offline demo: the demo beacons and a private faro-backend on loopback serving the demo catalog "
-                + "and sites, on a private profile that never touches your own data."),
-        OptionHelp("--source bluez|hci|replay FILE|demo", "Where advertisements come from (as for 'faro scan')."),
-        OptionHelp("--adapter hciN", "bluez: the adapter to use."),
-        OptionHelp("--device hciN", "hci: the controller to use."),
-        OptionHelp(
+                + "and sites, on a private profile that never touches your own data.")
+        static let source = OptionSpec(
+            "--source bluez|hci|replay FILE|demo", "Where advertisements come from (as for 'faro scan').")
+        static let adapter = OptionSpec("--adapter hciN", "bluez: the adapter to use.")
+        static let device = OptionSpec("--device hciN", "hci: the controller to use.")
+        static let backend = OptionSpec(
             "--backend URL",
-            "The backend's base URL (else $FARO_BACKEND, else the backend-url setting); https except for loopback."),
-        OptionHelp("--speed X", "replay and demo: play the recording X times as fast."),
-        OptionHelp("--no-tray", "Show no tray icon."),
-        OptionHelp(
+            "The backend's base URL (else $FARO_BACKEND, else the backend-url setting); https except for loopback.")
+        static let speed = OptionSpec(
+            "--speed X", "replay and demo: play the recording X times as fast.", range: 0.01...10_000)
+        static let noTray = OptionSpec("--no-tray", "Show no tray icon.")
+        static let background = OptionSpec(
             "--background",
-            "Start monitoring without opening the window (what the \"start at login\" autostart entry runs)."),
-    ]
+            "Start monitoring without opening the window (what the \"start at login\" autostart entry runs).")
+        /// GLib's D-Bus activation passes it; the help does not list it.
+        static let service = OptionSpec(
+            "--gapplication-service", "Started by D-Bus activation.", listed: false)
+        static let declared = [demo, source, adapter, device, backend, speed, noTray, background, service]
+    }
 
-    /// Options the parser takes that the help does not list: GLib's D-Bus activation passes this one.
-    static let unlisted = ["--gapplication-service"]
+    /// `faro [--demo] [--source …] …`: every listed option, in its order.
+    static var usage: String {
+        (["faro"] + Option.declared.filter(\.listed).map { "[\($0.form)]" }).joined(separator: " ")
+    }
 
-    /// `faro [--demo] [--source …] …`: every option of `help`, in its order.
-    static var usage: String { (["faro"] + help.map { "[\($0.form)]" }).joined(separator: " ") }
-
-    /// Takes the window's options out of `args` (the caller then calls `finish()`, which rejects anything else).
-    static func parse(_ args: inout Arguments) throws(UsageError) -> GUIOptions {
-        var options = GUIOptions()
-        options.demo = args.flag("--demo")
-        options.service = args.flag("--gapplication-service")
-        options.noTray = args.flag("--no-tray")
-        options.background = args.flag("--background")
-        options.speed = try args.number("--speed", in: 0.01...10_000) ?? 1
-        options.sourceName = try args.option("--source") ?? (options.demo ? "demo" : nil)
-        options.replayFile = options.sourceName == "replay" ? try args.positional("FILE after --source replay") : nil
-        options.adapter = try args.option("--adapter")
-        options.device = try args.option("--device")
-        options.backendURL = try args.option("--backend")
-        return options
+    /// Takes the window's options out of `args` (the caller then calls `finish()`, which refuses anything else).
+    init(_ args: inout Arguments) throws(UsageError) {
+        demo = args.flag(Option.demo)
+        service = args.flag(Option.service)
+        noTray = args.flag(Option.noTray)
+        background = args.flag(Option.background)
+        speed = try args.number(Option.speed) ?? 1
+        sourceName = try args.option(Option.source) ?? (demo ? "demo" : nil)
+        replayFile = sourceName == "replay" ? try args.positional("FILE after --source replay") : nil
+        adapter = try args.option(Option.adapter)
+        device = try args.option(Option.device)
+        backendURL = try args.option(Option.backend)
     }
 }

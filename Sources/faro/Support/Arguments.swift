@@ -6,6 +6,7 @@ typealias Arguments = FaroCommandLine.Arguments
 typealias UsageError = FaroCommandLine.UsageError
 typealias CommandHelp = FaroCommandLine.CommandHelp
 typealias OptionHelp = FaroCommandLine.OptionHelp
+typealias OptionSpec = FaroCommandLine.OptionSpec
 typealias ExampleHelp = FaroCommandLine.ExampleHelp
 typealias Output = FaroCommandLine.Output
 typealias CommandFailure = FaroCommandLine.CommandFailure

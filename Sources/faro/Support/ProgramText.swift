@@ -15,8 +15,15 @@ enum ProgramText {
             notification when you walk into a catalogued place; it can be turned off or paused from the window's \
             menu or the tray. The default source is BlueZ when bluetoothd is on the system bus, else the demo.
             """,
-        options: GUIOptions.help,
+        options: GUIOptions.Option.declared,
         examples: [ExampleHelp("faro --demo", "Opens the window on the demo: every feature works offline.")])
+
+    /// `faro help`'s options.
+    enum HelpOption {
+        static let command = OptionSpec("COMMAND", "The command to explain.")
+        static let man = OptionSpec("--man", "Print the manual page faro(1), in roff.")
+        static let bashCompletion = OptionSpec("--bash-completion", "Print the bash completion script.")
+    }
 
     static let help = CommandHelp(
         name: "help",
@@ -28,9 +35,7 @@ enum ProgramText {
             script, both made from this same help text (meson installs them).
             """,
         options: [
-            OptionHelp("COMMAND", "The command to explain."),
-            OptionHelp("--man", "Print the manual page faro(1), in roff."),
-            OptionHelp("--bash-completion", "Print the bash completion script."),
+            HelpOption.command, HelpOption.man, HelpOption.bashCompletion,
         ],
         examples: [ExampleHelp("faro help register", "Explains 'faro register', its options and an example.")])
 
@@ -46,8 +51,8 @@ enum ProgramText {
                 """,
             commands: [window] + commands + [help],
             options: [
-                OptionHelp("-h, --help", "Show the usage of every command and exit."),
-                OptionHelp("--version", "Show faro's version and exit."),
+                OptionSpec("-h, --help", "Show the usage of every command and exit."),
+                OptionSpec("--version", "Show faro's version and exit."),
             ],
             environment: [
                 OptionHelp("FARO_BACKEND", "The backend's base URL, when --backend is not given."),
