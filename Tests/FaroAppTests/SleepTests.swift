@@ -19,6 +19,25 @@ final class RecordingVisits: VisitRecorder {
     func leftAll(at time: Double) { calls.append(.leftAll(time)) }
 
     var entries: [Double] { calls.compactMap { if case .entered(_, let t) = $0 { t } else { nil } } }
+
+    /// When each region's visit ended, as a store applies the calls in order: `left` ends that region's open
+    /// visit, `leftAll` every open one (nil: still open or never entered).
+    func ending(of regionID: String) -> Double? {
+        var open = false
+        var end: Double?
+        for call in calls {
+            switch call {
+            case .entered(let r, _) where r == regionID:
+                open = true
+                end = nil
+            case .left(regionID, let t) where open, .leftAll(let t) where open:
+                open = false
+                end = t
+            default: break
+            }
+        }
+        return end
+    }
 }
 
 /// Sleep and resume as logind reports them, on a wall clock that jumps as a suspend makes it jump (the sightings'
@@ -116,6 +135,54 @@ struct SleepTests {
             return
         }
         #expect(left - start == 20)
+    }
+
+    func region(_ minor: UInt16) -> String {
+        CatalogIndex.region(BeaconIdentity(uuid: uuid, major: 7, minor: minor)).identifier
+    }
+
+    @Test func eachVisitOpenAtTheSleepEndsAtItsOwnPlacesLastReading() async {
+        service.start()
+        // The café is heard for 10 s, then only the bookshop, for 25 s more (inside the 30 s exit period, so the
+        // café's visit is still open), and the lid closes 5 s after the bookshop's last reading.
+        sight(1, at: 10)
+        sight(2, at: 10)
+        await eventually("both entries") { visits.entries.count == 2 }
+        wall.advance(by: 10)
+        sight(1, at: 20)
+        let cafeLast = wall.now()
+        for second in 1...25 {
+            wall.advance(by: 1)
+            sight(2, at: 20 + Double(second))
+        }
+        let bookshopLast = wall.now()
+        wall.advance(by: 5)
+        service.prepareForSleep()
+        #expect(visits.ending(of: region(1)) == cafeLast, "\(visits.calls)")
+        #expect(visits.ending(of: region(2)) == bookshopLast, "\(visits.calls)")
+        #expect(!source.isRunning)
+    }
+
+    @Test func aClockSteppedForwardBeforeTheSleepEndsTheVisitAtItsLastReading() async {
+        service.start()
+        sight(1, at: 10)
+        await eventually("the entry") { visits.entries.count == 1 }
+        wall.advance(by: 3)
+        sight(1, at: 13)
+        let last = wall.now()
+        wall.advance(by: 60)  // a clock stepped forward while the place is still in range: no reading since
+        service.prepareForSleep()
+        #expect(visits.ending(of: region(1)) == last)
+    }
+
+    @Test func aClockSteppedBackBeforeTheSleepNeverEndsAVisitAfterNow() async {
+        service.start()
+        sight(1, at: 10)
+        await eventually("the entry") { visits.entries.count == 1 }
+        wall.advance(by: -3600)  // set an hour back after the last reading
+        service.prepareForSleep()
+        let end = visits.ending(of: region(1))
+        #expect(end == wall.now(), "\(visits.calls)")
     }
 
     @Test func sightingsBetweenTheSleepAndTheResumeAreIgnored() async {

@@ -135,7 +135,8 @@ struct SleepAndClockTests {
             }
         }
 
-        /// The visits `faro visits --json` lists on this profile: entry and leaving times (seconds since 1970).
+        /// The visits `faro visits --json` lists on this profile: the business, entry and leaving times (seconds
+        /// since 1970).
         func visits() throws -> [(place: String, entered: Double, left: Double?)] {
             let r = try ChildProcess.run(
                 Paths.executable("faro"), ["visits", "--json"], environment: desktop.environment, timeout: 60)
@@ -147,7 +148,7 @@ struct SleepAndClockTests {
                 else { return nil }
                 let left = (object["left"] as? String).flatMap { formatter.date(from: $0) }
                 return (
-                    object["place"] as? String ?? "", entered.timeIntervalSince1970, left?.timeIntervalSince1970
+                    object["business"] as? String ?? "", entered.timeIntervalSince1970, left?.timeIntervalSince1970
                 )
             }
         }
@@ -175,15 +176,25 @@ struct SleepAndClockTests {
         #expect(machine.advertise(1, for: 15) { try machine.desktop.zoneNotifications().count == 1 })
         #expect(Self.eventually { try machine.visits().first?.left == nil && machine.visits().count == 1 })
         let lastReading = Date().timeIntervalSince1970
+        // Then only the bakery is heard, for 8 s more: inside the exit period, so the café's visit stays open.
+        try machine.beacon(3)
+        #expect(machine.advertise(3, for: 15) { try machine.visits().count == 2 })
+        _ = machine.advertise(3, for: max(1, lastReading + 8 - Date().timeIntervalSince1970)) { false }
+        let bakeryLastReading = Date().timeIntervalSince1970
         Thread.sleep(forTimeInterval: 2)  // nothing heard for 2 s before the lid closes
+        let notificationsBeforeSleep = try machine.desktop.zoneNotifications().count
 
-        // Going to sleep: the visit ends at the last reading, discovery stops, the lock is released.
+        // Going to sleep: each visit ends at its own place's last reading, discovery stops, the lock is released.
         try machine.prepareForSleep(true)
         #expect(Self.eventually { try machine.inhibitors() == 0 }, "\(app.stderr)")
-        let closed = try #require(try machine.visits().first)
+        let beforeSleep = try machine.visits()
+        let closed = try #require(beforeSleep.first { $0.place == "Café La Parroquia" }, "\(beforeSleep)")
         let left = try #require(closed.left, "the visit was not closed at the sleep")
         #expect(left >= closed.entered)
-        #expect(left <= lastReading + 1, "left at \(left), the last reading at \(lastReading)")
+        #expect(left <= lastReading + 1, "left at \(left), the café's last reading at \(lastReading)")
+        let bakery = try #require(beforeSleep.first { $0.place == "Panadería Santa Clara" }, "\(beforeSleep)")
+        let bakeryLeft = try #require(bakery.left, "the bakery's visit was not closed at the sleep")
+        #expect(bakeryLeft >= bakeryLastReading - 1.5 && bakeryLeft <= bakeryLastReading + 1, "\(bakery)")
         #expect(Self.eventually { try machine.bluez("StopDiscovery") == 1 })
 
         // Eight hours asleep: the wall clock jumps, the monotonic one does not. Awake: the lock is taken again and
@@ -194,19 +205,23 @@ struct SleepAndClockTests {
         #expect(try machine.calls("org.freedesktop.login1", "/org/freedesktop/login1", "Inhibit").count == 2)
         #expect(Self.eventually { try machine.bluez("StartDiscovery") == 2 })
         Thread.sleep(forTimeInterval: 2)
-        #expect(try machine.desktop.zoneNotifications().count == 1)
-        #expect(try machine.visits().count == 1)
+        #expect(try machine.desktop.zoneNotifications().count == notificationsBeforeSleep)
+        #expect(try machine.visits().count == 2)
 
         // The café heard after the resume is a new visit, from the new time, inside the cool-down: not announced.
-        #expect(machine.advertise(1, for: 15) { try machine.visits().count == 2 })
+        #expect(machine.advertise(1, for: 15) { try machine.visits().count == 3 })
         let visits = try machine.visits()
         let reopened = try #require(visits.first)
+        #expect(reopened.place == "Café La Parroquia")
         #expect(reopened.entered >= left + 8 * 3600 - 60)
         #expect(reopened.left == nil)
-        #expect(try machine.desktop.zoneNotifications().count == 1)
+        #expect(try machine.desktop.zoneNotifications().count == notificationsBeforeSleep)
         // A place first heard after the resume is announced.
         try machine.beacon(2)
-        #expect(machine.advertise(2, for: 15) { try machine.desktop.zoneNotifications().count == 2 })
+        #expect(
+            machine.advertise(2, for: 15) {
+                try machine.desktop.zoneNotifications().count == notificationsBeforeSleep + 1
+            })
 
         // No visit includes the sleep.
         _ = BackgroundMonitoringTests.stop(app)

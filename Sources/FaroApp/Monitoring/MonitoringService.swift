@@ -86,8 +86,11 @@ public final class MonitoringService {
     private var planner: ZoneNotificationPlanner
     private var resumeToken: UInt32?
     private var listWanted = false
-    /// Wall-clock time of the last sighting (a visit open at a sleep ends there).
+    /// Wall-clock time of the last sighting (a visit open at a sleep whose place was never heard ends there).
     private var lastSightingAt: Double?
+    /// Wall-clock time each catalogued place was last heard, by region (a visit open at a sleep ends at its own
+    /// place's last reading). Only catalogued places, forgotten at their exit and when scanning stops.
+    private var lastHeard: [String: Double] = [:]
     /// Between `prepareForSleep` and `resumedFromSleep`.
     public private(set) var asleep = false
     /// Follows changes made from outside while Faro runs (`gsettings set io.github.faro.Faro monitoring false`).
@@ -253,18 +256,24 @@ public final class MonitoringService {
         runner?.reset()
         environment.visits?.leftAll(at: leavingAt ?? environment.wallClock())
         lastSightingAt = nil
+        lastHeard.removeAll()
         onUpdate?(.nearby(catalogued: 0))
     }
 
     // MARK: sleep (docs/monitoring.md, "Sleep and resume")
 
-    /// The machine is about to sleep: scanning stops, and every open visit ends at the last sighting before the
-    /// sleep (never later than now), so no visit includes time asleep. Nothing is announced or exited for it.
+    /// The machine is about to sleep: scanning stops, and every open visit ends at its own place's last reading
+    /// before the sleep (never later than now), so no visit includes time asleep, nor the time its place was
+    /// already out of earshot. Nothing is announced or exited for it.
     public func prepareForSleep() {
         guard !asleep else { return }
         asleep = true
         guard source != nil else { return }
         let now = environment.wallClock()
+        if let visits = environment.visits {
+            for (regionID, heard) in lastHeard { visits.left(regionID: regionID, at: min(now, heard)) }
+        }
+        // A visit whose place has no reading of its own (entered from a catalog change) ends at the last sighting.
         stopScanning(leavingAt: min(now, lastSightingAt ?? now))
     }
 
@@ -283,11 +292,15 @@ public final class MonitoringService {
         switch event {
         case .sighting(let sighting):
             guard plan.scanning, !asleep else { return }
-            lastSightingAt = environment.wallClock()
+            let now = environment.wallClock()
+            lastSightingAt = now
             session().observe(sighting)
             sightingTap?(sighting)
-            if !environment.places.index.contains(sighting.beacon.identity) {
-                environment.places.sighted(unknown: sighting.beacon.identity)
+            let identity = sighting.beacon.identity
+            if environment.places.index.contains(identity) {
+                lastHeard[CatalogIndex.region(identity).identifier] = now
+            } else {
+                environment.places.sighted(unknown: identity)
             }
         case .state(let state):
             scannerState = MonitoringService.scannerState(state)
@@ -312,6 +325,7 @@ public final class MonitoringService {
             case .region(let event):
                 if event.kind == .exit {
                     environment.visits?.left(regionID: event.region.identifier, at: environment.wallClock())
+                    lastHeard[event.region.identifier] = nil
                 }
                 guard event.kind == .enter, let beacon = event.beacon else { continue }
                 let place = environment.places.index.place(for: beacon)
