@@ -40,9 +40,10 @@ final class RecordingVisits: VisitRecorder {
     }
 }
 
-/// Sleep and resume as logind reports them, on a wall clock that jumps as a suspend makes it jump (the sightings'
-/// monotonic clock does not): visits end at the last sighting before the sleep, the resume raises nothing by
-/// itself, and scanning starts anew (docs/monitoring.md).
+/// Sleep and resume as logind reports them, on a wall clock that jumps as a suspend makes it jump (the machine's
+/// monotonic clock does not): each visit ends at its place's last reading before the sleep, the resume raises
+/// nothing by itself, and scanning starts anew (docs/monitoring.md). And a wall clock stepped while a visit is open
+/// neither stretches nor shortens it (docs/visits.md).
 @MainActor
 @Suite("Sleep and resume")
 struct SleepTests {
@@ -51,6 +52,8 @@ struct SleepTests {
     let settings = MemorySettings()
     let places = TablePlaces()
     let wall = ManualWallClock(1_800_000_000)
+    /// The machine's monotonic clock: it runs with the wall clock (`pass`) but does not follow its steps.
+    let machine = ManualWallClock(1000)
     let visits = RecordingVisits()
     let box = UpdateBox()
     let service: MonitoringService
@@ -66,9 +69,10 @@ struct SleepTests {
     init() {
         let source = source
         let wall = wall
+        let machine = machine
         var environment = MonitoringEnvironment(
             makeSource: { source }, settings: settings, places: places, scheduler: ManualScheduler(),
-            hop: { body in Task { @MainActor in body() } }, machineClock: { 0 }, wallClock: { wall.now() },
+            hop: { body in Task { @MainActor in body() } }, machineClock: { machine.now() }, wallClock: { wall.now() },
             timeZone: TimeZone(identifier: "UTC") ?? .current, localize: .english, autoTick: false)
         environment.visits = visits
         service = MonitoringService(environment: environment)
@@ -81,6 +85,12 @@ struct SleepTests {
         CatalogPlace(
             identity: BeaconIdentity(uuid: uuid, major: 7, minor: minor), cliente: name, titulo: "Sitio \(minor)",
             url: "https://example.com/\(minor)")
+    }
+
+    /// `seconds` pass, on both clocks.
+    func pass(_ seconds: Double) {
+        wall.advance(by: seconds)
+        machine.advance(by: seconds)
     }
 
     /// A sighting stamped with the source's (monotonic) time.
@@ -102,12 +112,13 @@ struct SleepTests {
         let start = wall.now()
         sight(1, at: 10)
         await eventually("the entry") { visits.entries.count == 1 && box.notifications.count == 1 }
-        wall.advance(by: 20)
+        pass(20)
         sight(1, at: 30)
         let lastSighting = wall.now()
-        wall.advance(by: 15)  // the lid closes 15 s after the last sighting
+        pass(15)  // the lid closes 15 s after the last sighting
         service.prepareForSleep()
-        #expect(visits.calls.last == .leftAll(lastSighting))
+        let left = visits.ending(of: region(1))
+        #expect(left == lastSighting, "\(visits.calls)")
         #expect(!source.isRunning)
         #expect(service.asleep)
 
@@ -129,12 +140,7 @@ struct SleepTests {
         await eventually("the other place's entry") { box.notifications.count == notificationsBefore + 1 }
         #expect(box.notifications.last?.places.first?.cliente == "Librería")
         // No visit spans the sleep: the first ended before it, the second began after it.
-        guard case .leftAll(let left)? = visits.calls.first(where: { if case .leftAll = $0 { true } else { false } })
-        else {
-            Issue.record("no visit was closed: \(visits.calls)")
-            return
-        }
-        #expect(left - start == 20)
+        #expect(left.map { $0 - start } == 20)
     }
 
     func region(_ minor: UInt16) -> String {
@@ -148,15 +154,15 @@ struct SleepTests {
         sight(1, at: 10)
         sight(2, at: 10)
         await eventually("both entries") { visits.entries.count == 2 }
-        wall.advance(by: 10)
+        pass(10)
         sight(1, at: 20)
         let cafeLast = wall.now()
         for second in 1...25 {
-            wall.advance(by: 1)
+            pass(1)
             sight(2, at: 20 + Double(second))
         }
         let bookshopLast = wall.now()
-        wall.advance(by: 5)
+        pass(5)
         service.prepareForSleep()
         #expect(visits.ending(of: region(1)) == cafeLast, "\(visits.calls)")
         #expect(visits.ending(of: region(2)) == bookshopLast, "\(visits.calls)")
@@ -167,22 +173,43 @@ struct SleepTests {
         service.start()
         sight(1, at: 10)
         await eventually("the entry") { visits.entries.count == 1 }
-        wall.advance(by: 3)
+        pass(3)
         sight(1, at: 13)
         let last = wall.now()
-        wall.advance(by: 60)  // a clock stepped forward while the place is still in range: no reading since
+        wall.advance(by: 8 * 3600)  // the wall clock is stepped forward; no reading since
         service.prepareForSleep()
         #expect(visits.ending(of: region(1)) == last)
     }
 
-    @Test func aClockSteppedBackBeforeTheSleepNeverEndsAVisitAfterNow() async {
+    @Test func aClockSteppedForwardWhileAVisitIsOpenDoesNotStretchIt() async {
         service.start()
+        let start = wall.now()
         sight(1, at: 10)
-        await eventually("the entry") { visits.entries.count == 1 }
-        wall.advance(by: -3600)  // set an hour back after the last reading
+        await eventually("the entry") { visits.entries == [start] }
+        pass(20)
+        sight(1, at: 30)
+        wall.advance(by: 8 * 3600)  // corrected by eight hours while the user is still there
+        pass(20)
+        sight(1, at: 50)
+        pass(20)
+        sight(1, at: 70)
+        try? await Task.sleep(for: .milliseconds(100))
+        service.apply(.off)
+        #expect(visits.ending(of: region(1)) == start + 60, "\(visits.calls)")
+        #expect(box.notifications.count == 1, "the step announced nothing again")
+    }
+
+    @Test func aClockSteppedBackWhileAVisitIsOpenNeverMakesItNegative() async {
+        service.start()
+        let start = wall.now()
+        sight(1, at: 10)
+        await eventually("the entry") { visits.entries == [start] }
+        pass(30)
+        sight(1, at: 40)
+        wall.advance(by: -2 * 3600)
+        pass(15)
         service.prepareForSleep()
-        let end = visits.ending(of: region(1))
-        #expect(end == wall.now(), "\(visits.calls)")
+        #expect(visits.ending(of: region(1)) == start + 30, "\(visits.calls)")
     }
 
     @Test func sightingsBetweenTheSleepAndTheResumeAreIgnored() async {
@@ -199,7 +226,7 @@ struct SleepTests {
 
     @Test func aSleepWithNothingHeardClosesVisitsNoLaterThanNow() {
         service.start()
-        wall.advance(by: 5)
+        pass(5)
         service.prepareForSleep()
         #expect(visits.calls.last == .leftAll(wall.now()))
     }

@@ -19,45 +19,6 @@ struct SleepAndClockTests {
     }
     static let uuid = BackgroundMonitoringTests.uuid
 
-    /// libfaketime for one process: its wall clock is the real one plus the offset written in a file (`+8h`,
-    /// `-2h`), read again at every call; its monotonic clock is not faked. A `faketime` process is kept running
-    /// only for its shared memory, whose name faro is given in `FAKETIME_SHARED`: otherwise libfaketime's
-    /// constructor calls `setenv`, and Swift, which finds `argv` through `environ`, would see no arguments.
-    final class FakeWallClock {
-        static let library = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
-        let file: String
-        private let holder: ChildProcess
-        private let shared: String
-
-        init(in folder: TemporaryDirectory) throws {
-            file = folder.file("faketime-offset")
-            try "+0\n".write(toFile: file, atomically: true, encoding: .utf8)
-            holder = try ChildProcess(
-                "/usr/bin/faketime", ["-f", "+0", "/bin/sh", "-c", #"echo "shared=$FAKETIME_SHARED"; exec sleep 600"#])
-            guard let line = holder.waitForLine(timeout: 10, { $0.hasPrefix("shared=/") }) else {
-                throw BackgroundMonitoringTests.Failure(description: "faketime did not start: \(holder.stderr)")
-            }
-            shared = String(line.dropFirst("shared=".count)).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        var environment: [String: String] {
-            [
-                "LD_PRELOAD": FakeWallClock.library, "FAKETIME_TIMESTAMP_FILE": file, "FAKETIME_NO_CACHE": "1",
-                "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_SHARED": shared,
-            ]
-        }
-
-        /// Moves the wall clock to the real time plus `offset`.
-        func set(_ offset: String) throws {
-            try (offset + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        }
-
-        deinit {
-            holder.signal(SIGKILL)
-            holder.wait(timeout: 5)
-        }
-    }
-
     /// One desktop with logind, bluetoothd and the notification server, and `faro --background --source bluez`
     /// running under the fake wall clock.
     final class Machine {
@@ -254,6 +215,28 @@ struct SleepAndClockTests {
         #expect(left - visit.entered < 60)
     }
 
+    @Test func aClockSteppedForwardMakesNoHoursLongVisitAndAnnouncesNothingAgain() throws {
+        let machine = try Machine()
+        try machine.start()
+        let app = try #require(machine.app)
+        #expect(Self.eventually { try machine.bluez("StartDiscovery") == 1 })
+        try machine.beacon(1)
+        #expect(machine.advertise(1, for: 15) { try machine.desktop.zoneNotifications().count == 1 })
+        #expect(Self.eventually { try machine.visits().count == 1 })
+
+        // The clock is set eight hours forward (a correction, no sleep) while the café is still in range: nothing
+        // is announced again, and the visit lasts the seconds the user was there, not eight hours.
+        try machine.clock.set("+8h")
+        _ = machine.advertise(1, for: 4) { false }
+        #expect(try machine.desktop.zoneNotifications().count == 1)
+        #expect(try machine.visits().count == 1)
+        #expect(BackgroundMonitoringTests.stop(app) == 0)
+        let visit = try #require(try machine.visits().first)
+        let left = try #require(visit.left)
+        #expect(left >= visit.entered)
+        #expect(left - visit.entered < 60, "\(visit)")
+    }
+
     @Test func aClockSteppedBackNeitherHastensNorHoldsTheOutboxsRetries() throws {
         // A row the backend refuses with 500 every time: retried 2 s, 4 s, 8 s … apart (half of each jittered).
         let machine = try Machine(backendArguments: ["--fail-body-containing", "Veneno"])
@@ -335,9 +318,4 @@ struct QuietScannerTests {
         let said = app.stderr.components(separatedBy: "sleep and resume are not followed").count - 1
         #expect(said == 1, "\(app.stderr)")
     }
-}
-
-extension RequiredTool {
-    /// libfaketime, for a wall clock that jumps as a suspend makes it jump.
-    static let faketime = RequiredTool.executable("/usr/bin/faketime", package: "faketime")
 }
