@@ -172,6 +172,94 @@ struct ScanCommandBluetoothTests {
         #expect(!scan.stderr.contains("not followed"), "\(scan.stderr)")
     }
 
+    /// The `time_utc` of each CSV row printed so far, in seconds since 1970.
+    func csvTimes(_ scan: ChildProcess) -> [Double] {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return scan.stdout.split(separator: "\r\n").dropFirst().compactMap { line in
+            line.split(separator: ",").first.flatMap { formatter.date(from: String($0)) }?.timeIntervalSince1970
+        }
+    }
+
+    @Test(.enabled(if: RequiredTool.faketime.shouldRun, Comment(rawValue: RequiredTool.faketime.reason)))
+    func csvTimesAfterASleepAreTheWallClocksOfTheResume() throws {
+        try RequiredTool.faketime.require()
+        let mock = try BlueZMock()
+        try mock.addAdapter()
+        try mock.addBeacon("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+        let logind = try LogindMock(on: mock)
+        let folder = try TemporaryDirectory()
+        let clock = try FakeWallClock(in: folder)
+        var environment = env(mock, folder)
+        environment.merge(clock.environment) { $1 }
+        let scan = try ChildProcess(faro, ["scan", "--source", "bluez", "--csv"], environment: environment)
+        func advertise(until done: () throws -> Bool) -> Bool {
+            eventually {
+                try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+                return try done()
+            }
+        }
+        #expect(waitForStderr(scan, "scanning with hci0"))
+        #expect(eventually { try logind.delayLocks() == 1 }, "\(scan.stderr)")
+        #expect(advertise { csvTimes(scan).count >= 2 }, "\(scan.stdout)")
+
+        // Eight hours asleep: the wall clock jumps, the monotonic clock that stamps readings does not.
+        try logind.prepareForSleep(true)
+        #expect(eventually { try logind.delayLocks() == 0 })
+        let before = csvTimes(scan)
+        try clock.set("+8h")
+        try logind.prepareForSleep(false)
+        #expect(eventually { try mock.callCount("StartDiscovery") == 2 }, "\(scan.stderr)")
+        #expect(advertise { csvTimes(scan).count >= before.count + 2 }, "\(scan.stdout)")
+        scan.signal(SIGINT)
+        #expect(scan.wait(timeout: 10) == 0, "\(scan.stderr)")
+
+        let now = Date().timeIntervalSince1970
+        let after = csvTimes(scan).dropFirst(before.count)
+        #expect(before.allSatisfy { abs($0 - now) < 120 }, "\(before)")
+        #expect(!after.isEmpty && after.allSatisfy { abs($0 - (now + 8 * 3600)) < 120 }, "\(after)")
+    }
+
+    @Test(.enabled(if: RequiredTool.faketime.shouldRun, Comment(rawValue: RequiredTool.faketime.reason)))
+    func aWallClockSteppedForwardOrBackChangesNeitherTNorWhatIsListed() throws {
+        try RequiredTool.faketime.require()
+        let mock = try BlueZMock()
+        try mock.addAdapter()
+        try mock.addBeacon("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+        let folder = try TemporaryDirectory()
+        let clock = try FakeWallClock(in: folder)
+        var environment = env(mock, folder)
+        environment.merge(clock.environment) { $1 }
+        let scan = try ChildProcess(faro, ["scan", "--source", "bluez", "--json"], environment: environment)
+        /// Advertises a few times a second until `ticks` more ticks are printed.
+        func advertise(ticks more: Int) -> Bool {
+            let from = ticks(scan).count
+            return eventually {
+                try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+                return ticks(scan).count >= from + more
+            }
+        }
+        #expect(waitForStderr(scan, "scanning with hci0"))
+        #expect(
+            eventually {
+                try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+                return beaconCount(ticks(scan).last ?? [:]) == 1
+            })
+        let present = ticks(scan).count - 1
+        try clock.set("+8h")
+        #expect(advertise(ticks: 3))
+        try clock.set("-2h")
+        #expect(advertise(ticks: 3))
+        scan.signal(SIGINT)
+        #expect(scan.wait(timeout: 10) == 0, "\(scan.stderr)")
+        let all = ticks(scan)
+        // One tick a second, counted on the monotonic clock: no jump, no repeat, no burst.
+        let times = all.compactMap { $0["t"] as? Double }
+        #expect(times == (1...times.count).map(Double.init), "\(times)")
+        // The beacon heard all along stays listed, once, through both steps.
+        #expect(all.dropFirst(present).allSatisfy { beaconCount($0) == 1 }, "\(scan.stdout)")
+    }
+
     @Test func withoutLogindTheScanWorksAndTheDebugLogSaysSoOnce() throws {
         let mock = try BlueZMock()
         try mock.addAdapter()
