@@ -273,8 +273,8 @@ public final class MonitoringService {
     // MARK: sleep (docs/monitoring.md, "Sleep and resume")
 
     /// The machine is about to sleep: scanning stops, and every open visit ends at its own place's last reading
-    /// before the sleep (never later than now), so no visit includes time asleep, nor the time its place was
-    /// already out of earshot. Nothing is announced or exited for it.
+    /// before the sleep, so no visit includes time asleep, nor the time its place was already out of earshot.
+    /// Nothing is announced or exited for it.
     public func prepareForSleep() {
         guard !asleep else { return }
         asleep = true
