@@ -139,6 +139,18 @@ struct BeaconSessionTests {
         #expect(published.last?.model.emptyTitle == "Monitoring is paused")
     }
 
+    @Test func resetKeepsCollectingReadings() {
+        var session = exactSession()
+        session.collectReadings(true)
+        _ = feed(&session, [sighting(1, rssi: -59, at: 0)])
+        _ = tick(&session, at: 1)
+        #expect(session.takeCollected().count == 1)
+        session.reset()
+        _ = feed(&session, [sighting(1, rssi: -59, at: 5)])
+        _ = tick(&session, at: 6)
+        #expect(session.takeCollected().map(\.reading.time) == [5], "readings are still collected after a reset")
+    }
+
     @Test func historiesGrowOneValuePerTickSoEveryRangedRowChanges() throws {
         var session = exactSession()
         let published = Published()

@@ -19,11 +19,31 @@ final class RecordingVisits: VisitRecorder {
     func leftAll(at time: Double) { calls.append(.leftAll(time)) }
 
     var entries: [Double] { calls.compactMap { if case .entered(_, let t) = $0 { t } else { nil } } }
+
+    /// When each region's visit ended, as a store applies the calls in order: `left` ends that region's open
+    /// visit, `leftAll` every open one (nil: still open or never entered).
+    func ending(of regionID: String) -> Double? {
+        var open = false
+        var end: Double?
+        for call in calls {
+            switch call {
+            case .entered(let r, _) where r == regionID:
+                open = true
+                end = nil
+            case .left(regionID, let t) where open, .leftAll(let t) where open:
+                open = false
+                end = t
+            default: break
+            }
+        }
+        return end
+    }
 }
 
-/// Sleep and resume as logind reports them, on a wall clock that jumps as a suspend makes it jump (the sightings'
-/// monotonic clock does not): visits end at the last sighting before the sleep, the resume raises nothing by
-/// itself, and scanning starts anew (docs/monitoring.md).
+/// Sleep and resume as logind reports them, on a wall clock that jumps as a suspend makes it jump (the machine's
+/// monotonic clock does not): each visit ends at its place's last reading before the sleep, the resume raises
+/// nothing by itself, and scanning starts anew (docs/monitoring.md). And a wall clock stepped while a visit is open
+/// neither stretches nor shortens it (docs/visits.md).
 @MainActor
 @Suite("Sleep and resume")
 struct SleepTests {
@@ -32,6 +52,8 @@ struct SleepTests {
     let settings = MemorySettings()
     let places = TablePlaces()
     let wall = ManualWallClock(1_800_000_000)
+    /// The machine's monotonic clock: it runs with the wall clock (`pass`) but does not follow its steps.
+    let machine = ManualWallClock(1000)
     let visits = RecordingVisits()
     let box = UpdateBox()
     let service: MonitoringService
@@ -47,9 +69,10 @@ struct SleepTests {
     init() {
         let source = source
         let wall = wall
+        let machine = machine
         var environment = MonitoringEnvironment(
             makeSource: { source }, settings: settings, places: places, scheduler: ManualScheduler(),
-            hop: { body in Task { @MainActor in body() } }, machineClock: { 0 }, wallClock: { wall.now() },
+            hop: { body in Task { @MainActor in body() } }, machineClock: { machine.now() }, wallClock: { wall.now() },
             timeZone: TimeZone(identifier: "UTC") ?? .current, localize: .english, autoTick: false)
         environment.visits = visits
         service = MonitoringService(environment: environment)
@@ -62,6 +85,12 @@ struct SleepTests {
         CatalogPlace(
             identity: BeaconIdentity(uuid: uuid, major: 7, minor: minor), cliente: name, titulo: "Sitio \(minor)",
             url: "https://example.com/\(minor)")
+    }
+
+    /// `seconds` pass, on both clocks.
+    func pass(_ seconds: Double) {
+        wall.advance(by: seconds)
+        machine.advance(by: seconds)
     }
 
     /// A sighting stamped with the source's (monotonic) time.
@@ -83,12 +112,13 @@ struct SleepTests {
         let start = wall.now()
         sight(1, at: 10)
         await eventually("the entry") { visits.entries.count == 1 && box.notifications.count == 1 }
-        wall.advance(by: 20)
+        pass(20)
         sight(1, at: 30)
         let lastSighting = wall.now()
-        wall.advance(by: 15)  // the lid closes 15 s after the last sighting
+        pass(15)  // the lid closes 15 s after the last sighting
         service.prepareForSleep()
-        #expect(visits.calls.last == .leftAll(lastSighting))
+        let left = visits.ending(of: region(1))
+        #expect(left == lastSighting, "\(visits.calls)")
         #expect(!source.isRunning)
         #expect(service.asleep)
 
@@ -110,12 +140,76 @@ struct SleepTests {
         await eventually("the other place's entry") { box.notifications.count == notificationsBefore + 1 }
         #expect(box.notifications.last?.places.first?.cliente == "Librería")
         // No visit spans the sleep: the first ended before it, the second began after it.
-        guard case .leftAll(let left)? = visits.calls.first(where: { if case .leftAll = $0 { true } else { false } })
-        else {
-            Issue.record("no visit was closed: \(visits.calls)")
-            return
+        #expect(left.map { $0 - start } == 20)
+    }
+
+    func region(_ minor: UInt16) -> String {
+        CatalogIndex.region(BeaconIdentity(uuid: uuid, major: 7, minor: minor)).identifier
+    }
+
+    @Test func eachVisitOpenAtTheSleepEndsAtItsOwnPlacesLastReading() async {
+        service.start()
+        // The café is heard for 10 s, then only the bookshop, for 25 s more (inside the 30 s exit period, so the
+        // café's visit is still open), and the lid closes 5 s after the bookshop's last reading.
+        sight(1, at: 10)
+        sight(2, at: 10)
+        await eventually("both entries") { visits.entries.count == 2 }
+        pass(10)
+        sight(1, at: 20)
+        let cafeLast = wall.now()
+        for second in 1...25 {
+            pass(1)
+            sight(2, at: 20 + Double(second))
         }
-        #expect(left - start == 20)
+        let bookshopLast = wall.now()
+        pass(5)
+        service.prepareForSleep()
+        #expect(visits.ending(of: region(1)) == cafeLast, "\(visits.calls)")
+        #expect(visits.ending(of: region(2)) == bookshopLast, "\(visits.calls)")
+        #expect(!source.isRunning)
+    }
+
+    @Test func aClockSteppedForwardBeforeTheSleepEndsTheVisitAtItsLastReading() async {
+        service.start()
+        sight(1, at: 10)
+        await eventually("the entry") { visits.entries.count == 1 }
+        pass(3)
+        sight(1, at: 13)
+        let last = wall.now()
+        wall.advance(by: 8 * 3600)  // the wall clock is stepped forward; no reading since
+        service.prepareForSleep()
+        #expect(visits.ending(of: region(1)) == last)
+    }
+
+    @Test func aClockSteppedForwardWhileAVisitIsOpenDoesNotStretchIt() async {
+        service.start()
+        let start = wall.now()
+        sight(1, at: 10)
+        await eventually("the entry") { visits.entries == [start] }
+        pass(20)
+        sight(1, at: 30)
+        wall.advance(by: 8 * 3600)  // corrected by eight hours while the user is still there
+        pass(20)
+        sight(1, at: 50)
+        pass(20)
+        sight(1, at: 70)
+        try? await Task.sleep(for: .milliseconds(100))
+        service.apply(.off)
+        #expect(visits.ending(of: region(1)) == start + 60, "\(visits.calls)")
+        #expect(box.notifications.count == 1, "the step announced nothing again")
+    }
+
+    @Test func aClockSteppedBackWhileAVisitIsOpenNeverMakesItNegative() async {
+        service.start()
+        let start = wall.now()
+        sight(1, at: 10)
+        await eventually("the entry") { visits.entries == [start] }
+        pass(30)
+        sight(1, at: 40)
+        wall.advance(by: -2 * 3600)
+        pass(15)
+        service.prepareForSleep()
+        #expect(visits.ending(of: region(1)) == start + 30, "\(visits.calls)")
     }
 
     @Test func sightingsBetweenTheSleepAndTheResumeAreIgnored() async {
@@ -132,7 +226,7 @@ struct SleepTests {
 
     @Test func aSleepWithNothingHeardClosesVisitsNoLaterThanNow() {
         service.start()
-        wall.advance(by: 5)
+        pass(5)
         service.prepareForSleep()
         #expect(visits.calls.last == .leftAll(wall.now()))
     }

@@ -19,45 +19,6 @@ struct SleepAndClockTests {
     }
     static let uuid = BackgroundMonitoringTests.uuid
 
-    /// libfaketime for one process: its wall clock is the real one plus the offset written in a file (`+8h`,
-    /// `-2h`), read again at every call; its monotonic clock is not faked. A `faketime` process is kept running
-    /// only for its shared memory, whose name faro is given in `FAKETIME_SHARED`: otherwise libfaketime's
-    /// constructor calls `setenv`, and Swift, which finds `argv` through `environ`, would see no arguments.
-    final class FakeWallClock {
-        static let library = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
-        let file: String
-        private let holder: ChildProcess
-        private let shared: String
-
-        init(in folder: TemporaryDirectory) throws {
-            file = folder.file("faketime-offset")
-            try "+0\n".write(toFile: file, atomically: true, encoding: .utf8)
-            holder = try ChildProcess(
-                "/usr/bin/faketime", ["-f", "+0", "/bin/sh", "-c", #"echo "shared=$FAKETIME_SHARED"; exec sleep 600"#])
-            guard let line = holder.waitForLine(timeout: 10, { $0.hasPrefix("shared=/") }) else {
-                throw BackgroundMonitoringTests.Failure(description: "faketime did not start: \(holder.stderr)")
-            }
-            shared = String(line.dropFirst("shared=".count)).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-
-        var environment: [String: String] {
-            [
-                "LD_PRELOAD": FakeWallClock.library, "FAKETIME_TIMESTAMP_FILE": file, "FAKETIME_NO_CACHE": "1",
-                "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_SHARED": shared,
-            ]
-        }
-
-        /// Moves the wall clock to the real time plus `offset`.
-        func set(_ offset: String) throws {
-            try (offset + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        }
-
-        deinit {
-            holder.signal(SIGKILL)
-            holder.wait(timeout: 5)
-        }
-    }
-
     /// One desktop with logind, bluetoothd and the notification server, and `faro --background --source bluez`
     /// running under the fake wall clock.
     final class Machine {
@@ -135,7 +96,8 @@ struct SleepAndClockTests {
             }
         }
 
-        /// The visits `faro visits --json` lists on this profile: entry and leaving times (seconds since 1970).
+        /// The visits `faro visits --json` lists on this profile: the business, entry and leaving times (seconds
+        /// since 1970).
         func visits() throws -> [(place: String, entered: Double, left: Double?)] {
             let r = try ChildProcess.run(
                 Paths.executable("faro"), ["visits", "--json"], environment: desktop.environment, timeout: 60)
@@ -147,7 +109,7 @@ struct SleepAndClockTests {
                 else { return nil }
                 let left = (object["left"] as? String).flatMap { formatter.date(from: $0) }
                 return (
-                    object["place"] as? String ?? "", entered.timeIntervalSince1970, left?.timeIntervalSince1970
+                    object["business"] as? String ?? "", entered.timeIntervalSince1970, left?.timeIntervalSince1970
                 )
             }
         }
@@ -175,15 +137,25 @@ struct SleepAndClockTests {
         #expect(machine.advertise(1, for: 15) { try machine.desktop.zoneNotifications().count == 1 })
         #expect(Self.eventually { try machine.visits().first?.left == nil && machine.visits().count == 1 })
         let lastReading = Date().timeIntervalSince1970
+        // Then only the bakery is heard, for 8 s more: inside the exit period, so the café's visit stays open.
+        try machine.beacon(3)
+        #expect(machine.advertise(3, for: 15) { try machine.visits().count == 2 })
+        _ = machine.advertise(3, for: max(1, lastReading + 8 - Date().timeIntervalSince1970)) { false }
+        let bakeryLastReading = Date().timeIntervalSince1970
         Thread.sleep(forTimeInterval: 2)  // nothing heard for 2 s before the lid closes
+        let notificationsBeforeSleep = try machine.desktop.zoneNotifications().count
 
-        // Going to sleep: the visit ends at the last reading, discovery stops, the lock is released.
+        // Going to sleep: each visit ends at its own place's last reading, discovery stops, the lock is released.
         try machine.prepareForSleep(true)
         #expect(Self.eventually { try machine.inhibitors() == 0 }, "\(app.stderr)")
-        let closed = try #require(try machine.visits().first)
+        let beforeSleep = try machine.visits()
+        let closed = try #require(beforeSleep.first { $0.place == "Café La Parroquia" }, "\(beforeSleep)")
         let left = try #require(closed.left, "the visit was not closed at the sleep")
         #expect(left >= closed.entered)
-        #expect(left <= lastReading + 1, "left at \(left), the last reading at \(lastReading)")
+        #expect(left <= lastReading + 1, "left at \(left), the café's last reading at \(lastReading)")
+        let bakery = try #require(beforeSleep.first { $0.place == "Panadería Santa Clara" }, "\(beforeSleep)")
+        let bakeryLeft = try #require(bakery.left, "the bakery's visit was not closed at the sleep")
+        #expect(bakeryLeft >= bakeryLastReading - 1.5 && bakeryLeft <= bakeryLastReading + 1, "\(bakery)")
         #expect(Self.eventually { try machine.bluez("StopDiscovery") == 1 })
 
         // Eight hours asleep: the wall clock jumps, the monotonic one does not. Awake: the lock is taken again and
@@ -194,19 +166,23 @@ struct SleepAndClockTests {
         #expect(try machine.calls("org.freedesktop.login1", "/org/freedesktop/login1", "Inhibit").count == 2)
         #expect(Self.eventually { try machine.bluez("StartDiscovery") == 2 })
         Thread.sleep(forTimeInterval: 2)
-        #expect(try machine.desktop.zoneNotifications().count == 1)
-        #expect(try machine.visits().count == 1)
+        #expect(try machine.desktop.zoneNotifications().count == notificationsBeforeSleep)
+        #expect(try machine.visits().count == 2)
 
         // The café heard after the resume is a new visit, from the new time, inside the cool-down: not announced.
-        #expect(machine.advertise(1, for: 15) { try machine.visits().count == 2 })
+        #expect(machine.advertise(1, for: 15) { try machine.visits().count == 3 })
         let visits = try machine.visits()
         let reopened = try #require(visits.first)
+        #expect(reopened.place == "Café La Parroquia")
         #expect(reopened.entered >= left + 8 * 3600 - 60)
         #expect(reopened.left == nil)
-        #expect(try machine.desktop.zoneNotifications().count == 1)
+        #expect(try machine.desktop.zoneNotifications().count == notificationsBeforeSleep)
         // A place first heard after the resume is announced.
         try machine.beacon(2)
-        #expect(machine.advertise(2, for: 15) { try machine.desktop.zoneNotifications().count == 2 })
+        #expect(
+            machine.advertise(2, for: 15) {
+                try machine.desktop.zoneNotifications().count == notificationsBeforeSleep + 1
+            })
 
         // No visit includes the sleep.
         _ = BackgroundMonitoringTests.stop(app)
@@ -237,6 +213,28 @@ struct SleepAndClockTests {
         let left = try #require(visit.left)
         #expect(left >= visit.entered)
         #expect(left - visit.entered < 60)
+    }
+
+    @Test func aClockSteppedForwardMakesNoHoursLongVisitAndAnnouncesNothingAgain() throws {
+        let machine = try Machine()
+        try machine.start()
+        let app = try #require(machine.app)
+        #expect(Self.eventually { try machine.bluez("StartDiscovery") == 1 })
+        try machine.beacon(1)
+        #expect(machine.advertise(1, for: 15) { try machine.desktop.zoneNotifications().count == 1 })
+        #expect(Self.eventually { try machine.visits().count == 1 })
+
+        // The clock is set eight hours forward (a correction, no sleep) while the café is still in range: nothing
+        // is announced again, and the visit lasts the seconds the user was there, not eight hours.
+        try machine.clock.set("+8h")
+        _ = machine.advertise(1, for: 4) { false }
+        #expect(try machine.desktop.zoneNotifications().count == 1)
+        #expect(try machine.visits().count == 1)
+        #expect(BackgroundMonitoringTests.stop(app) == 0)
+        let visit = try #require(try machine.visits().first)
+        let left = try #require(visit.left)
+        #expect(left >= visit.entered)
+        #expect(left - visit.entered < 60, "\(visit)")
     }
 
     @Test func aClockSteppedBackNeitherHastensNorHoldsTheOutboxsRetries() throws {
@@ -320,9 +318,4 @@ struct QuietScannerTests {
         let said = app.stderr.components(separatedBy: "sleep and resume are not followed").count - 1
         #expect(said == 1, "\(app.stderr)")
     }
-}
-
-extension RequiredTool {
-    /// libfaketime, for a wall clock that jumps as a suspend makes it jump.
-    static let faketime = RequiredTool.executable("/usr/bin/faketime", package: "faketime")
 }

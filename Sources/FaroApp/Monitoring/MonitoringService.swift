@@ -86,8 +86,17 @@ public final class MonitoringService {
     private var planner: ZoneNotificationPlanner
     private var resumeToken: UInt32?
     private var listWanted = false
-    /// Wall-clock time of the last sighting (a visit open at a sleep ends there).
+    /// The visits this run opened and has not ended, by region: the wall-clock time the entry was stamped with
+    /// and the machine's monotonic time then. A visit ends at its entry plus the monotonic time since
+    /// (docs/visits.md), so a wall clock stepped while it is open neither stretches it by hours nor makes it
+    /// negative, and time asleep (which the monotonic clock does not count) never lengthens it.
+    private var openVisits: [String: (wall: Double, machine: Double)] = [:]
+    /// Monotonic time of the last sighting (a visit open at a sleep whose place has no reading of its own ends
+    /// there).
     private var lastSightingAt: Double?
+    /// Monotonic time each catalogued place was last heard, by region (a visit open at a sleep ends at its own
+    /// place's last reading). Only catalogued places, forgotten at their exit and when scanning stops.
+    private var lastHeard: [String: Double] = [:]
     /// Between `prepareForSleep` and `resumedFromSleep`.
     public private(set) var asleep = false
     /// Follows changes made from outside while Faro runs (`gsettings set io.github.faro.Faro monitoring false`).
@@ -242,8 +251,9 @@ public final class MonitoringService {
         }
     }
 
-    /// `leavingAt`: when the open visits end (now, unless the machine is about to sleep).
-    private func stopScanning(leavingAt: Double? = nil) {
+    /// `leavingAt`: when each open visit ends, on the monotonic clock, by region (now, unless the machine is about
+    /// to sleep).
+    private func stopScanning(leavingAt: ((String) -> Double)? = nil) {
         // Kept alive until it has stopped: the BlueZ source's StopDiscovery answers later.
         let stopping = source
         stopping?.stop { _ = stopping }
@@ -251,21 +261,34 @@ public final class MonitoringService {
         // Nothing is known to be in range any more: the next sighting after a resume is an entry again
         // (announced only outside the cool-down), and the next source's clock starts afresh.
         runner?.reset()
-        environment.visits?.leftAll(at: leavingAt ?? environment.wallClock())
+        let now = environment.machineClock()
+        for regionID in openVisits.keys { endVisit(regionID, at: leavingAt?(regionID) ?? now) }
+        // Visits this run did not open (left open by an earlier run) end now.
+        environment.visits?.leftAll(at: environment.wallClock())
         lastSightingAt = nil
+        lastHeard.removeAll()
         onUpdate?(.nearby(catalogued: 0))
     }
 
     // MARK: sleep (docs/monitoring.md, "Sleep and resume")
 
-    /// The machine is about to sleep: scanning stops, and every open visit ends at the last sighting before the
-    /// sleep (never later than now), so no visit includes time asleep. Nothing is announced or exited for it.
+    /// The machine is about to sleep: scanning stops, and every open visit ends at its own place's last reading
+    /// before the sleep, so no visit includes time asleep, nor the time its place was already out of earshot.
+    /// Nothing is announced or exited for it.
     public func prepareForSleep() {
         guard !asleep else { return }
         asleep = true
         guard source != nil else { return }
-        let now = environment.wallClock()
-        stopScanning(leavingAt: min(now, lastSightingAt ?? now))
+        let now = environment.machineClock()
+        // A visit whose place has no reading of its own (entered from a catalog change) ends at the last sighting.
+        let lastOfAll = min(now, lastSightingAt ?? now)
+        stopScanning { [lastHeard] regionID in min(now, lastHeard[regionID] ?? lastOfAll) }
+    }
+
+    /// Ends the visit of `regionID` this run opened at monotonic time `machine`: its entry plus the time since.
+    private func endVisit(_ regionID: String, at machine: Double) {
+        guard let open = openVisits.removeValue(forKey: regionID) else { return }
+        environment.visits?.left(regionID: regionID, at: open.wall + max(0, machine - open.machine))
     }
 
     /// The machine woke up: scanning starts again (a new discovery) if monitoring is on, a pause that ended during
@@ -283,11 +306,15 @@ public final class MonitoringService {
         switch event {
         case .sighting(let sighting):
             guard plan.scanning, !asleep else { return }
-            lastSightingAt = environment.wallClock()
+            let now = environment.machineClock()
+            lastSightingAt = now
             session().observe(sighting)
             sightingTap?(sighting)
-            if !environment.places.index.contains(sighting.beacon.identity) {
-                environment.places.sighted(unknown: sighting.beacon.identity)
+            let identity = sighting.beacon.identity
+            if environment.places.index.contains(identity) {
+                lastHeard[CatalogIndex.region(identity).identifier] = now
+            } else {
+                environment.places.sighted(unknown: identity)
             }
         case .state(let state):
             scannerState = MonitoringService.scannerState(state)
@@ -311,13 +338,15 @@ public final class MonitoringService {
             switch output {
             case .region(let event):
                 if event.kind == .exit {
-                    environment.visits?.left(regionID: event.region.identifier, at: environment.wallClock())
+                    endVisit(event.region.identifier, at: environment.machineClock())
+                    lastHeard[event.region.identifier] = nil
                 }
                 guard event.kind == .enter, let beacon = event.beacon else { continue }
                 let place = environment.places.index.place(for: beacon)
                 if let place {
-                    environment.visits?.entered(
-                        regionID: event.region.identifier, place: place, at: environment.wallClock())
+                    let now = environment.wallClock()
+                    environment.visits?.entered(regionID: event.region.identifier, place: place, at: now)
+                    openVisits[event.region.identifier] = (now, environment.machineClock())
                 }
                 if let note = planner.entered(event, place: place, monitoringActive: plan.scanning) {
                     onUpdate?(.notify(note))

@@ -131,12 +131,15 @@ public struct BeaconSession {
     }
 
     /// Forgets every beacon and every region's state (scanning stopped): the next sighting is an entry again,
-    /// announced only outside the cool-down. The places are kept.
+    /// announced only outside the cool-down. The places, the calibration and whether readings are collected are
+    /// kept.
     public mutating func reset() {
         let announced = pipeline.regions
         let calibration = pipeline.ranging.calibration
+        let collects = pipeline.ranging.collectsReadings
         pipeline = BeaconSession.makePipeline(configuration)
         pipeline.ranging.calibration = calibration
+        pipeline.ranging.collectsReadings = collects
         pipeline.regions = announced
         pipeline.regions.tick(at: .infinity) { _ in }
         lastSnapshot = RangingSnapshot(time: 0, beacons: [])

@@ -167,7 +167,7 @@ public final class FaroApplication {
     /// delay lock goes; after it, scanning starts anew and the catalog syncs if due.
     private func followSleep() {
         guard environment.followsSleep else { return }
-        let watch = SleepWatch()
+        let watch = SleepWatch { DebugLog.write("sleep", $0) }
         watch.onPrepareForSleep = { [weak self] sleeping in
             guard let self else { return }
             if sleeping {

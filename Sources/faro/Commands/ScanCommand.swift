@@ -48,6 +48,7 @@ enum ScanCommand {
                 "Ten seconds of the demo walk, one JSON tick per second.")
         ])
 
+    @MainActor
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
         let json = args.flag(Option.json)
@@ -79,7 +80,7 @@ enum ScanCommand {
                 adapter: try args.option(Option.adapter), powerOn: args.flag(Option.powerOn))
             try args.finish()
             return try LiveScanSession(
-                source: BlueZSource(options: options), json: json, csv: csv, statistics: statistics
+                makeSource: { BlueZSource(options: options) }, json: json, csv: csv, statistics: statistics
             )
             .run(duration: duration)
         case "hci":
@@ -87,7 +88,7 @@ enum ScanCommand {
             let active = args.flag(Option.active)
             try args.finish()
             return try LiveScanSession(
-                source: HCISource(device: device, active: active), json: json, csv: csv,
+                makeSource: { HCISource(device: device, active: active) }, json: json, csv: csv,
                 statistics: statistics
             )
             .run(duration: duration)
@@ -99,7 +100,7 @@ enum ScanCommand {
             switch BlueZSource.isServiceRunning() {
             case .success(true):
                 return try LiveScanSession(
-                    source: BlueZSource(options: options), json: json, csv: csv, statistics: statistics
+                    makeSource: { BlueZSource(options: options) }, json: json, csv: csv, statistics: statistics
                 )
                 .run(duration: duration)
             case .success(false):
@@ -116,24 +117,44 @@ enum ScanCommand {
 /// A live scan from a radio on a GLib main loop: sightings go into the beacon session as they arrive, the table is printed
 /// once a second, state changes go to stderr, and SIGINT/SIGTERM end the scan cleanly (discovery stopped, the
 /// controller's scan state restored).
+///
+/// It follows logind as the window does, through the same `SleepWatch` (docs/cli.md): a delay inhibitor lock is held
+/// while it runs; before a sleep the source stops, the readings not yet written are written and every beacon is
+/// forgotten, and then the lock goes; after the sleep a new source starts (a new discovery) and every beacon counts
+/// as not yet seen. `t` is awake time (the monotonic clock), so it neither jumps nor repeats across a sleep.
 struct LiveScanSession {
-    let source: AdvertisementSource
+    /// Makes the source: once at the start, and again after each resume.
+    let makeSource: () -> AdvertisementSource
     let json: Bool
     var csv = false
     let statistics: Bool
 
+    @MainActor
     func run(duration: Double?) throws -> Int32 {
         let loop = GLibMainLoop()
         var session = BeaconSession()
         var failure: ScanError?
         let start = GLibMainLoop.monotonicSeconds()
-        let wallStart = Date().timeIntervalSince1970
+        /// The wall-clock time of `start`, for --csv: set again after a resume, since the monotonic clock that
+        /// stamps readings does not count the time asleep.
+        var wallStart = Date().timeIntervalSince1970
         if csv {
             session.collectReadings(true)
             CSVOutput.header()
         }
-        do {
-            try source.start { event in
+        /// Every source started (for --stats), the one listening now, and its number: events of a source stopped
+        /// for a sleep that still arrive are dropped.
+        var sources: [AdvertisementSource] = []
+        var source: AdvertisementSource?
+        var generation = 0
+        func startSource() throws(ScanError) {
+            generation += 1
+            let number = generation
+            let started = makeSource()
+            source = started
+            sources.append(started)
+            try started.start { event in
+                guard number == generation else { return }
                 switch event {
                 case .sighting(var s):
                     s.time -= start
@@ -142,7 +163,7 @@ struct LiveScanSession {
                     Output.error("faro: \(state)")
                     if case .scanning(let name) = state {
                         // Calibrations, and the offset of the adapter now in use (by address when known).
-                        let address = (source as? BlueZSource)?.adapterAddress ?? name
+                        let address = (started as? BlueZSource)?.adapterAddress ?? name
                         session.setCalibration(StoredCalibration.load(adapter: address))
                     }
                 case .failed(let error):
@@ -150,9 +171,35 @@ struct LiveScanSession {
                     loop.quit()
                 }
             }
+        }
+        do {
+            try startSource()
         } catch {
             throw CommandFailure(description: error.description)
         }
+        let sleepWatch = SleepWatch { DebugLog.write("sleep", $0) }
+        sleepWatch.onPrepareForSleep = { sleeping in
+            if sleeping {
+                guard let stopping = source else { return }
+                source = nil
+                generation += 1
+                stopping.stop { _ = stopping }
+                // Written before the lock goes: the readings collected since the last tick.
+                if csv { CSVOutput.rows(session.takeCollected(), epoch: wallStart) }
+                session.reset()
+            } else {
+                guard source == nil, failure == nil else { return }
+                session.reset()
+                wallStart = Date().timeIntervalSince1970 - (GLibMainLoop.monotonicSeconds() - start)
+                do throws(ScanError) {
+                    try startSource()
+                } catch {
+                    failure = error
+                    loop.quit()
+                }
+            }
+        }
+        sleepWatch.start()
         var elapsed = 0.0
         func scheduleTick() {
             elapsed += 1
@@ -175,28 +222,40 @@ struct LiveScanSession {
         let interrupt = loop.onSignal(SIGINT) { loop.quit() }
         let terminate = loop.onSignal(SIGTERM) { loop.quit() }
         loop.run()
-        var stopped = false
-        source.stop { stopped = true }
+        var stopped = source == nil
+        source?.stop { stopped = true }
+        sleepWatch.stop()
         _ = loop.iterate(timeout: 3) { stopped }
         loop.cancel(interrupt)
         loop.cancel(terminate)
-        if statistics { Output.error("faro: \(source.name) statistics: \(LiveScanSession.counters(of: source))") }
+        if statistics, let first = sources.first {
+            Output.error("faro: \(first.name) statistics: \(LiveScanSession.counters(of: sources))")
+        }
         if let failure { throw CommandFailure(description: failure.description) }
         return 0
     }
 
-    /// The source's counters as `key=value` words, for `--stats` and the benchmark.
-    static func counters(of source: AdvertisementSource) -> String {
-        if let bluez = source as? BlueZSource {
-            let s = bluez.statistics
-            return "signals=\(s.signals) sightings=\(s.sightings) rejected=\(s.rejected)"
+    /// The sources' counters, added up, as `key=value` words, for `--stats` and the benchmark.
+    static func counters(of sources: [AdvertisementSource]) -> String {
+        let bluez = sources.compactMap { ($0 as? BlueZSource)?.statistics }
+        if !bluez.isEmpty {
+            let signals = bluez.reduce(0) { $0 + $1.signals }
+            let sightings = bluez.reduce(0) { $0 + $1.sightings }
+            let rejected = bluez.reduce(0) { $0 + $1.rejected }
+            return "signals=\(signals) sightings=\(sightings) rejected=\(rejected)"
         }
-        if let hci = source as? HCISource {
-            let s = hci.statistics
-            return "events=\(s.events) sightings=\(s.sightings) rejected=\(s.rejected)"
+        let hci = sources.compactMap { ($0 as? HCISource)?.statistics }
+        if !hci.isEmpty {
+            let events = hci.reduce(0) { $0 + $1.events }
+            let sightings = hci.reduce(0) { $0 + $1.sightings }
+            let rejected = hci.reduce(0) { $0 + $1.rejected }
+            return "events=\(events) sightings=\(sightings) rejected=\(rejected)"
         }
         return "none"
     }
+
+    /// One source's counters (`counters(of:)` of it alone).
+    static func counters(of source: AdvertisementSource) -> String { counters(of: [source]) }
 }
 
 /// A live scan over recorded advertisements: records are released when the wall clock (scaled by `speed`) reaches

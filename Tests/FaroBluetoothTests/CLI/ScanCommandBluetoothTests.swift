@@ -51,6 +51,233 @@ struct ScanCommandBluetoothTests {
         #expect(try mock.callCount("StopDiscovery") == 1, "discovery is stopped on exit")
     }
 
+    /// python-dbusmock's `logind` template on the BlueZ mock's private system bus: its inhibitor locks, its
+    /// recorded calls, and `PrepareForSleep` emitted at will.
+    final class LogindMock {
+        static let path = "/org/freedesktop/login1"
+        let control: BusControl
+        private let process: ChildProcess
+
+        init(on mock: BlueZMock) throws {
+            control = mock.control
+            process = try ChildProcess(
+                "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "logind"],
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": mock.address])
+            let deadline = Date().addingTimeInterval(10)
+            while !(try control.hasOwner("org.freedesktop.login1")) {
+                if Date() > deadline || !process.process.isRunning {
+                    throw HarnessError(description: "the logind mock did not start: \(process.stderr)")
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+
+        /// The delay locks logind holds now.
+        func delayLocks() throws -> Int {
+            let text = try control.call(
+                "org.freedesktop.login1", path: LogindMock.path, "org.freedesktop.login1.Manager", "ListInhibitors")
+            return text.components(separatedBy: "'delay'").count - 1
+        }
+
+        /// The recorded `Inhibit` calls, printed as GVariant text, and how many there were.
+        func inhibitCalls() throws -> (text: String, count: Int) {
+            let text = try control.call(
+                "org.freedesktop.login1", path: LogindMock.path, "org.freedesktop.DBus.Mock", "GetMethodCalls",
+                "('Inhibit',)")
+            let count = try control.count(
+                "org.freedesktop.login1", path: LogindMock.path, "org.freedesktop.DBus.Mock", "GetMethodCalls",
+                "('Inhibit',)")
+            return (text, count)
+        }
+
+        func prepareForSleep(_ sleeping: Bool) throws {
+            try control.call(
+                "org.freedesktop.login1", path: LogindMock.path, "org.freedesktop.DBus.Mock", "EmitSignal",
+                "('org.freedesktop.login1.Manager', 'PrepareForSleep', 'b', [<\(sleeping)>])")
+        }
+
+        deinit {
+            process.signal(SIGKILL)
+            process.wait(timeout: 5)
+        }
+    }
+
+    /// Waits up to `timeout` seconds for `condition` (errors count as "not yet").
+    func eventually(_ timeout: Double = 10, _ condition: () throws -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if (try? condition()) == true { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return (try? condition()) == true
+    }
+
+    /// The JSON ticks printed so far (a partly written last line is left out).
+    func ticks(_ scan: ChildProcess) -> [[String: Any]] {
+        scan.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    func beaconCount(_ tick: [String: Any]) -> Int { (tick["beacons"] as? [Any])?.count ?? -1 }
+
+    @Test func scanFollowsLogindAcrossASleep() throws {
+        let mock = try BlueZMock()
+        try mock.addAdapter()
+        try mock.addBeacon("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+        let logind = try LogindMock(on: mock)
+        let folder = try TemporaryDirectory()
+        var environment = env(mock, folder)
+        environment["G_MESSAGES_DEBUG"] = "faro"
+        let scan = try ChildProcess(faro, ["scan", "--source", "bluez", "--json"], environment: environment)
+        func advertise(until done: () throws -> Bool) -> Bool {
+            eventually {
+                try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+                return try done()
+            }
+        }
+        #expect(waitForStderr(scan, "scanning with hci0"))
+        // The delay lock is taken at the start.
+        #expect(eventually { try logind.delayLocks() == 1 }, "\(scan.stderr)")
+        let inhibit = try logind.inhibitCalls()
+        #expect(inhibit.count == 1)
+        #expect(inhibit.text.contains("'sleep'") && inhibit.text.contains("'Faro'") && inhibit.text.contains("'delay'"))
+        #expect(advertise { beaconCount(ticks(scan).last ?? [:]) == 1 }, "\(scan.stderr)")
+
+        // Going to sleep: discovery stops, the beacon is forgotten, then the lock goes.
+        try logind.prepareForSleep(true)
+        #expect(eventually { try logind.delayLocks() == 0 }, "\(scan.stderr)")
+        let asleepFrom = ticks(scan).count
+        #expect(eventually { try mock.callCount("StopDiscovery") == 1 })
+        #expect(eventually { ticks(scan).count >= asleepFrom + 2 })
+        #expect(ticks(scan).dropFirst(asleepFrom).allSatisfy { beaconCount($0) == 0 }, "\(scan.stdout)")
+
+        // Awake: the lock is taken again and a new discovery starts; the beacon is not present until heard again.
+        try logind.prepareForSleep(false)
+        #expect(eventually { try mock.callCount("StartDiscovery") == 2 }, "\(scan.stderr)")
+        #expect(eventually { try logind.delayLocks() == 1 })
+        #expect(try logind.inhibitCalls().count == 2)
+        let awakeFrom = ticks(scan).count
+        #expect(eventually { ticks(scan).count >= awakeFrom + 2 })
+        #expect(ticks(scan).dropFirst(awakeFrom).allSatisfy { beaconCount($0) == 0 }, "\(scan.stdout)")
+        #expect(advertise { beaconCount(ticks(scan).last ?? [:]) == 1 }, "\(scan.stderr)")
+
+        scan.signal(SIGINT)
+        #expect(scan.wait(timeout: 10) == 0, "\(scan.stderr)")
+        #expect(try mock.callCount("StopDiscovery") == 2, "discovery is stopped on exit")
+        #expect(eventually { try logind.delayLocks() == 0 }, "the lock goes with the scan")
+        // t counts one second per tick, without a jump or a repeat across the sleep.
+        let times = ticks(scan).compactMap { $0["t"] as? Double }
+        #expect(times == (1...times.count).map(Double.init), "\(times)")
+        #expect(!scan.stderr.contains("not followed"), "\(scan.stderr)")
+    }
+
+    /// The `time_utc` of each CSV row printed so far, in seconds since 1970.
+    func csvTimes(_ scan: ChildProcess) -> [Double] {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return scan.stdout.split(separator: "\r\n").dropFirst().compactMap { line in
+            line.split(separator: ",").first.flatMap { formatter.date(from: String($0)) }?.timeIntervalSince1970
+        }
+    }
+
+    @Test(.enabled(if: RequiredTool.faketime.shouldRun, Comment(rawValue: RequiredTool.faketime.reason)))
+    func csvTimesAfterASleepAreTheWallClocksOfTheResume() throws {
+        try RequiredTool.faketime.require()
+        let mock = try BlueZMock()
+        try mock.addAdapter()
+        try mock.addBeacon("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+        let logind = try LogindMock(on: mock)
+        let folder = try TemporaryDirectory()
+        let clock = try FakeWallClock(in: folder)
+        var environment = env(mock, folder)
+        environment.merge(clock.environment) { $1 }
+        let scan = try ChildProcess(faro, ["scan", "--source", "bluez", "--csv"], environment: environment)
+        func advertise(until done: () throws -> Bool) -> Bool {
+            eventually {
+                try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+                return try done()
+            }
+        }
+        #expect(waitForStderr(scan, "scanning with hci0"))
+        #expect(eventually { try logind.delayLocks() == 1 }, "\(scan.stderr)")
+        #expect(advertise { csvTimes(scan).count >= 2 }, "\(scan.stdout)")
+
+        // Eight hours asleep: the wall clock jumps, the monotonic clock that stamps readings does not.
+        try logind.prepareForSleep(true)
+        #expect(eventually { try logind.delayLocks() == 0 })
+        let before = csvTimes(scan)
+        try clock.set("+8h")
+        try logind.prepareForSleep(false)
+        #expect(eventually { try mock.callCount("StartDiscovery") == 2 }, "\(scan.stderr)")
+        #expect(advertise { csvTimes(scan).count >= before.count + 2 }, "\(scan.stdout)")
+        scan.signal(SIGINT)
+        #expect(scan.wait(timeout: 10) == 0, "\(scan.stderr)")
+
+        let now = Date().timeIntervalSince1970
+        let after = csvTimes(scan).dropFirst(before.count)
+        #expect(before.allSatisfy { abs($0 - now) < 120 }, "\(before)")
+        #expect(!after.isEmpty && after.allSatisfy { abs($0 - (now + 8 * 3600)) < 120 }, "\(after)")
+    }
+
+    @Test(.enabled(if: RequiredTool.faketime.shouldRun, Comment(rawValue: RequiredTool.faketime.reason)))
+    func aWallClockSteppedForwardOrBackChangesNeitherTNorWhatIsListed() throws {
+        try RequiredTool.faketime.require()
+        let mock = try BlueZMock()
+        try mock.addAdapter()
+        try mock.addBeacon("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+        let folder = try TemporaryDirectory()
+        let clock = try FakeWallClock(in: folder)
+        var environment = env(mock, folder)
+        environment.merge(clock.environment) { $1 }
+        let scan = try ChildProcess(faro, ["scan", "--source", "bluez", "--json"], environment: environment)
+        /// Advertises a few times a second until `ticks` more ticks are printed.
+        func advertise(ticks more: Int) -> Bool {
+            let from = ticks(scan).count
+            return eventually {
+                try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+                return ticks(scan).count >= from + more
+            }
+        }
+        #expect(waitForStderr(scan, "scanning with hci0"))
+        #expect(
+            eventually {
+                try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+                return beaconCount(ticks(scan).last ?? [:]) == 1
+            })
+        let present = ticks(scan).count - 1
+        try clock.set("+8h")
+        #expect(advertise(ticks: 3))
+        try clock.set("-2h")
+        #expect(advertise(ticks: 3))
+        scan.signal(SIGINT)
+        #expect(scan.wait(timeout: 10) == 0, "\(scan.stderr)")
+        let all = ticks(scan)
+        // One tick a second, counted on the monotonic clock: no jump, no repeat, no burst.
+        let times = all.compactMap { $0["t"] as? Double }
+        #expect(times == (1...times.count).map(Double.init), "\(times)")
+        // The beacon heard all along stays listed, once, through both steps.
+        #expect(all.dropFirst(present).allSatisfy { beaconCount($0) == 1 }, "\(scan.stdout)")
+    }
+
+    @Test func withoutLogindTheScanWorksAndTheDebugLogSaysSoOnce() throws {
+        let mock = try BlueZMock()
+        try mock.addAdapter()
+        let folder = try TemporaryDirectory()
+        var environment = env(mock, folder)
+        environment["G_MESSAGES_DEBUG"] = "faro"
+        let r = try ChildProcess.run(
+            faro, ["scan", "--source", "bluez", "--json", "--duration", "2"], environment: environment, timeout: 20)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.components(separatedBy: "sleep and resume are not followed").count - 1 == 1, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").count == 2)
+        // Without the debug log, nothing is said about it.
+        let quiet = try ChildProcess.run(
+            faro, ["scan", "--source", "bluez", "--duration", "1"], environment: env(mock, folder), timeout: 20)
+        #expect(quiet.status == 0)
+        #expect(!quiet.stderr.contains("sleep"), "\(quiet.stderr)")
+    }
+
     @Test func theDefaultSourceIsBluezWhenBluetoothdIsThere() throws {
         let mock = try BlueZMock()
         try mock.addAdapter()

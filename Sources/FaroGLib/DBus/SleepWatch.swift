@@ -1,20 +1,20 @@
-import FaroCore
-import FaroGLib
 import Glibc
 
-/// logind on the system bus (`org.freedesktop.login1`), through FaroGLib's D-Bus client: a delay inhibitor lock
-/// held while Faro runs, and `PrepareForSleep` passed on. What happens at a sleep and a resume is FaroApp's
-/// (`MonitoringService.prepareForSleep`, `resumedFromSleep`); this only carries the lock (docs/monitoring.md).
+/// logind on the system bus (`org.freedesktop.login1`), through the D-Bus client: a delay inhibitor lock held while
+/// Faro runs, and `PrepareForSleep` passed on. What happens at a sleep and a resume is its owner's (the window's
+/// monitoring, `faro scan`); this only carries the lock, and releases it once `onPrepareForSleep(true)` has
+/// returned (docs/monitoring.md, "Sleep and resume").
 ///
-/// Without a system bus or without logind (a container) nothing happens, and the debug log says so once.
+/// Without a system bus or without logind (a container) nothing happens, and `debug` is told so once.
 @MainActor
-final class SleepWatch {
+public final class SleepWatch {
     static let service = "org.freedesktop.login1"
     static let path = "/org/freedesktop/login1"
     static let manager = "org.freedesktop.login1.Manager"
 
-    /// `true` before the machine sleeps, `false` after it woke up.
-    var onPrepareForSleep: ((Bool) -> Void)?
+    /// `true` before the machine sleeps (what must be written is written before it returns: the lock goes
+    /// then), `false` after it woke up.
+    public var onPrepareForSleep: ((Bool) -> Void)?
 
     private var connection: OpaquePointer?
     private var cancellable: DBusCancellable?
@@ -26,14 +26,19 @@ final class SleepWatch {
     private var locking = false
     private var saidUnavailable = false
     private let busAddress: String?
+    /// Where the debug lines go (the debug log, `G_MESSAGES_DEBUG=faro`).
+    private let debug: (String) -> Void
 
     /// `busAddress` nil: the system bus (`$DBUS_SYSTEM_BUS_ADDRESS` or the standard socket).
-    init(busAddress: String? = nil) { self.busAddress = busAddress }
+    public init(busAddress: String? = nil, debug: @escaping (String) -> Void) {
+        self.busAddress = busAddress
+        self.debug = debug
+    }
 
     /// Whether the delay lock is held now.
-    var holdsLock: Bool { lock >= 0 }
+    public var holdsLock: Bool { lock >= 0 }
 
-    func start() {
+    public func start() {
         let address: String
         if let busAddress {
             address = busAddress
@@ -61,7 +66,7 @@ final class SleepWatch {
         }
     }
 
-    func stop() {
+    public func stop() {
         cancellable?.cancel()
         cancellable = nil
         if nameWatch != 0 {
@@ -78,16 +83,16 @@ final class SleepWatch {
     }
 
     /// Lets the sleep go ahead (Faro is ready for it).
-    func releaseLock() {
+    public func releaseLock() {
         if lock >= 0 {
             close(lock)
             lock = -1
-            DebugLog.write("sleep", "inhibitor lock released")
+            debug("inhibitor lock released")
         }
     }
 
     /// Takes the delay lock again (after a resume) unless it is held or asked for.
-    func takeLock() {
+    public func takeLock() {
         guard let connection, lock < 0, !locking else { return }
         locking = true
         DBusClient.callTakingDescriptor(
@@ -108,10 +113,10 @@ final class SleepWatch {
                         close(fd)
                     } else {
                         self.lock = fd
-                        DebugLog.write("sleep", "inhibitor lock taken")
+                        self.debug("inhibitor lock taken")
                     }
                 case .failure(let f):
-                    DebugLog.write("sleep", "logind refused the inhibitor lock: \(f.name): \(f.message)")
+                    self.debug("logind refused the inhibitor lock: \(f.name): \(f.message)")
                 }
             }
         }
@@ -141,7 +146,7 @@ final class SleepWatch {
     }
 
     private func prepareForSleep(_ sleeping: Bool) {
-        DebugLog.write("sleep", sleeping ? "PrepareForSleep(true): going to sleep" : "PrepareForSleep(false): awake")
+        debug(sleeping ? "PrepareForSleep(true): going to sleep" : "PrepareForSleep(false): awake")
         onPrepareForSleep?(sleeping)
         if sleeping {
             releaseLock()
@@ -153,6 +158,6 @@ final class SleepWatch {
     private func unavailable(_ why: String) {
         guard !saidUnavailable else { return }
         saidUnavailable = true
-        DebugLog.write("sleep", "\(why); sleep and resume are not followed")
+        debug("\(why); sleep and resume are not followed")
     }
 }
