@@ -20,6 +20,7 @@ enum MutedCommand {
         options: [
             OptionHelp("--json", "One JSON object per muted place: {key, place, business, muted}.")
         ],
+        actions: ["remove", "clear"],
         examples: [ExampleHelp("faro muted clear", "Every place notifies again.")])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
