@@ -338,7 +338,8 @@ struct BackgroundMonitoringTests {
         #expect(second[1] as? Int == 1)
         #expect(second[3] as? String == "You are near 2 places")
         #expect(second[4] as? String == "Librería El Péndulo, Café La Parroquia")
-        #expect(second[5] as? [String] == ["default", "Open", "view-site", "View site", "mute-place", "Mute this place"])
+        #expect(
+            second[5] as? [String] == ["default", "Open", "view-site", "View site", "mute-place", "Mute this place"])
 
         // Away from the beacon list, a click on the notification brings the window back to it.
         #expect(Self.eventually { try desktop.window().frames == 1 })
@@ -410,7 +411,10 @@ struct BackgroundMonitoringTests {
         #expect(calls.first?[3] as? String == "You are near Café La Parroquia")
         #expect(calls.last?[1] as? Int == 1)
         #expect(calls.last?[3] as? String == "You are near 2 places")
-        #expect(calls.last?[5] as? [String] == ["default", "Open", "view-site", "View site", "mute-place", "Mute this place"])
+        #expect(
+            calls.last?[5] as? [String] == [
+                "default", "Open", "view-site", "View site", "mute-place", "Mute this place",
+            ])
 
         // Its actions still reach the window: a click brings back the beacon list.
         _ = try desktop.desktop(["show-saved"])

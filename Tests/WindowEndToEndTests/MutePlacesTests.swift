@@ -58,7 +58,9 @@ struct MutePlacesTests {
         var environment = desktop.environment
         environment["GSETTINGS_SCHEMA_DIR"] = Paths.packageRoot + "/build/glib-2.0/schemas"
         let r = try ChildProcess.run("/usr/bin/gsettings", arguments, environment: environment, timeout: 10)
-        guard r.status == 0 else { throw BackgroundMonitoringTests.Failure(description: "gsettings \(arguments): \(r.stderr)") }
+        guard r.status == 0 else {
+            throw BackgroundMonitoringTests.Failure(description: "gsettings \(arguments): \(r.stderr)")
+        }
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -66,7 +68,9 @@ struct MutePlacesTests {
     static func faroJSON(_ desktop: Desktop, _ arguments: [String]) throws -> [[String: Any]] {
         let r = try ChildProcess.run(
             Paths.executable("faro"), arguments + ["--json"], environment: desktop.environment, timeout: 20)
-        guard r.status == 0 else { throw BackgroundMonitoringTests.Failure(description: "faro \(arguments): \(r.stderr)") }
+        guard r.status == 0 else {
+            throw BackgroundMonitoringTests.Failure(description: "faro \(arguments): \(r.stderr)")
+        }
         return try r.stdout.split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
         }

@@ -269,9 +269,9 @@ struct MutedCommandTests {
         #expect(rows.map { $0["key"] as? String } == ["fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1/100/2", "row-1"])
         #expect(rows.first?["place"] as? String == "Libros, \"nuevos\"")
         #expect(rows.first?["business"] as? String == "Librería El Péndulo")
-        #expect(rows.first?["muted"] as? String == "1970-01-02T00:00:00Z")
+        #expect(rows.first?["muted"] as? String == "1970-01-02T00:00:00.000Z")
         let text = try ChildProcess.run(faro, ["muted"], environment: dir.xdgEnvironment).stdout
-        #expect(text.contains("row-1  1970-01-01T00:00:00Z  Café (Café La Parroquia)"), "\(text)")
+        #expect(text.contains("row-1  1970-01-01T00:00:00.000Z  Café (Café La Parroquia)"), "\(text)")
 
         let removed = try ChildProcess.run(faro, ["muted", "remove", "row-1"], environment: dir.xdgEnvironment)
         #expect(removed.status == 0 && removed.stdout.contains("Un-muted row-1."), "\(removed.stderr)")

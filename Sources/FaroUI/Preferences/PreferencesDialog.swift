@@ -60,7 +60,6 @@ final class PreferencesDialog {
         setAccessibleName(template.widget("adapter-offset"), I18n.tr("Adapter offset"))
         setAccessibleName(template.widget("backend-message"), I18n.tr("Backend URL problem"))
         setAccessibleName(template.widget("muted-list"), I18n.tr("Muted places"))
-        gtk_list_box_set_placeholder(cast(template.widget("muted-list")), template.widget("muted-empty"))
         connect()
         loadAll()
         observation = settings.observe { [weak self] key in
@@ -202,11 +201,14 @@ final class PreferencesDialog {
             }
             g_list_free(children)
         }
-        guard let muted = monitoring.mutedPlaces else {
-            gtk_widget_set_sensitive(list, 0)
-            return
-        }
-        for place in muted.all {
+        let places = monitoring.mutedPlaces?.all ?? []
+        // The empty state is a label beside the list, not its placeholder: a screen reader reaches it.
+        gtk_label_set_text(
+            cast(template.widget("muted-empty")),
+            I18n.tr("No muted places. A notification's “Mute this place” and a place's page add them here."))
+        gtk_widget_set_visible(template.widget("muted-frame"), places.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(template.widget("muted-empty"), places.isEmpty ? 1 : 0)
+        for place in places {
             let name = place.title.isEmpty ? place.business : place.business + " — " + place.title
             let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
             gtk_container_set_border_width(cast(box), 6)
@@ -236,6 +238,7 @@ final class PreferencesDialog {
             gtk_label_set_text(
                 cast(template.widget("muted-empty")),
                 I18n.tr("The change was not stored: ") + error.problem.message(I18n.localizer))
+            gtk_widget_show(template.widget("muted-empty"))
         }
     }
 
