@@ -195,9 +195,10 @@ struct MutePlacesTests {
         #expect(Self.eventually(20) { try Self.zoneNotifications(desktop).count >= 1 }, "\(app.stderr)")
         try desktop.invoke(1, "view-site")
         #expect(Self.eventually { try desktop.window().site })
-        _ = try desktop.desktop(["press", "Silenciar avisos de este lugar"])
+        _ = try desktop.desktop(["press", "Silenciar avisos de este lugar", "toggle button"])
         #expect(Self.eventually { try Self.texts(desktop).contains("Volver a avisarme") })
         #expect(try Self.texts(desktop).contains("Ya no se avisa al entrar en este lugar."))
+        #expect(try desktop.desktop(["checked", "Volver a avisarme", "toggle button"]) as? Bool == true)
         let muted = try Self.faroJSON(desktop, ["muted"])
         #expect(muted.map { $0["business"] as? String } == [Self.cafe], "\(muted)")
 
@@ -210,10 +211,11 @@ struct MutePlacesTests {
         #expect(Self.eventually { try Self.faroJSON(desktop, ["muted"]).isEmpty })
         #expect(Self.eventually { try Self.texts(desktop).contains { $0.hasPrefix("Ningún lugar silenciado.") } })
         #expect(Self.eventually { try Self.texts(desktop).contains("Silenciar avisos de este lugar") })
+        #expect(try desktop.desktop(["checked", "Silenciar avisos de este lugar", "toggle button"]) as? Bool == false)
         #expect(try !Self.texts(desktop).contains("Volver a avisarme"))
 
         // Muted again from the site page, it shows in the open Preferences at once.
-        _ = try desktop.desktop(["press", "Silenciar avisos de este lugar"])
+        _ = try desktop.desktop(["press", "Silenciar avisos de este lugar", "toggle button"])
         #expect(Self.eventually { try Self.texts(desktop).contains("Volver a avisarme de \(Self.cafe)") })
         #expect(try !Self.texts(desktop).contains { $0.hasPrefix("Ningún lugar silenciado.") })
     }

@@ -31,6 +31,8 @@ final class SitePage {
     /// The muted places (nil: the page offers no muting).
     private let mutedPlaces: MutedPlaces?
     private var mutedObservation: MutedPlacesObservation?
+    /// Set while the page itself sets the mute button's state, so its "toggled" does not mute or un-mute.
+    private var showingMuted = false
     private let notice: UnsafeMutablePointer<GtkWidget>
     private let javaScriptBox: UnsafeMutablePointer<GtkWidget>
     /// The address "Abrir en el navegador" opens: the page's, without the device id.
@@ -93,7 +95,10 @@ final class SitePage {
         Signal.connect(sendButton, "clicked") { [weak self] in self?.askToSendDetails() }
         Signal.connect(rateButton, "clicked") { [weak self] in self?.askForRating() }
         Signal.connect(template.widget("open-browser"), "clicked") { [weak self] in self?.openInBrowser() }
-        Signal.connect(muteButton, "clicked") { [weak self] in self?.toggleMuted() }
+        Signal.connect(muteButton, "toggled") { [weak self] in
+            guard let self, !self.showingMuted else { return }
+            self.toggleMuted()
+        }
         mutedObservation = mutedPlaces?.observe { [weak self] in self?.showMuted() }
     }
 
@@ -210,15 +215,19 @@ final class SitePage {
         showMuted()
     }
 
-    /// "Silenciar avisos de este lugar", or "Volver a avisarme" when the place is muted.
+    /// "Silenciar avisos de este lugar", or "Volver a avisarme" when the place is muted: an icon that stays pressed
+    /// while the place is muted (words would squeeze the page's title out of the bar), named by its tooltip.
     private func showMuted() {
         guard let place, let mutedPlaces else {
             gtk_widget_hide(muteButton)
             return
         }
-        let label =
-            mutedPlaces.isMuted(place) ? I18n.tr("Notify me again") : I18n.tr("Mute notifications from this place")
-        gtk_button_set_label(cast(muteButton), label)
+        let muted = mutedPlaces.isMuted(place)
+        let label = muted ? I18n.tr("Notify me again") : I18n.tr("Mute notifications from this place")
+        showingMuted = true
+        gtk_toggle_button_set_active(cast(muteButton), muted ? 1 : 0)
+        showingMuted = false
+        gtk_widget_set_tooltip_text(muteButton, label)
         setAccessibleName(muteButton, label)
         gtk_widget_show(muteButton)
     }
@@ -235,6 +244,7 @@ final class SitePage {
             }
         } catch {
             say(I18n.tr("The change was not stored: ") + error.problem.message(I18n.localizer))
+            showMuted()
             return
         }
         say(
