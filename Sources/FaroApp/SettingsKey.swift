@@ -31,6 +31,8 @@ public enum SettingsKey: String, CaseIterable, Sendable {
     case adapter
     /// Days visits are kept in "Lugares visitados" (docs/visits.md).
     case visitsRetentionDays = "visits-retention-days"
+    /// Which places may raise a zone notification: `all`, `saved` or `none` (`NotifyPlaces`; docs/notifications.md).
+    case notifyPlaces = "notify-places"
 
     /// The schema id of Faro's settings in a default install (a development-profile install has
     /// `io.github.faro.Faro.Devel`: FaroInstall's `AppIdentity`, which the `faro` executable passes in).
@@ -41,7 +43,8 @@ public enum SettingsKey: String, CaseIterable, Sendable {
         switch self {
         case .monitoring, .startAtLogin, .toldAboutBackground: return "b"
         case .pausedUntil: return "x"
-        case .backendURL, .backendProtocol, .tableBeacons, .tableInterested, .tableContactame, .tableRateme, .adapter:
+        case .backendURL, .backendProtocol, .tableBeacons, .tableInterested, .tableContactame, .tableRateme, .adapter,
+            .notifyPlaces:
             return "s"
         case .exitPeriod, .coolDown, .catalogRefreshInterval, .visitsRetentionDays: return "u"
         }

@@ -5,7 +5,8 @@ import FaroCore
 public struct ZoneNotification: Equatable, Sendable {
     public var title: String
     public var body: String
-    /// The places it names, most recent entry first; "Ver sitio" opens the first.
+    /// The places it names, most recent entry first; "Ver sitio" opens the first and "Silenciar este lugar" mutes
+    /// it (the latest entry, the one the title names when the notification is about one place).
     public var places: [CatalogPlace]
     /// True when this replaces the notification already shown (same id), false for a new one.
     public var replacesShown: Bool
@@ -37,6 +38,11 @@ public struct ZoneNotificationPlanner: Sendable {
     public mutating func closed() {
         isShowing = false
         shown = []
+    }
+
+    /// `place` no longer belongs on the notification (it was muted): later updates leave it out.
+    public mutating func forget(_ place: CatalogPlace) {
+        shown.removeAll { $0.identity == place.identity }
     }
 
     /// The places on the notification now (for the tray and the window when no notification server exists).

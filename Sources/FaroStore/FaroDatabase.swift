@@ -105,4 +105,5 @@ public final class FaroDatabase {
     public var siteState: SiteStateRepository { SiteStateRepository(connection: connection) }
     public var calibrations: CalibrationRepository { CalibrationRepository(connection: connection) }
     public var visits: VisitRepository { VisitRepository(connection: connection) }
+    public var mutedPlaces: MutedPlaceRepository { MutedPlaceRepository(connection: connection) }
 }

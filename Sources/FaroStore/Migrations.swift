@@ -110,6 +110,14 @@ public enum Migrations {
         """
         ALTER TABLE outbox ADD COLUMN reason TEXT;
         """,
+        // 8: muted places (docs/notifications.md): no zone notification for them, kept by the catalog row's id or,
+        // for a row without one, by its beacon's `UUID/major/minor`, with the names to list them by.
+        """
+        CREATE TABLE muted_places (
+            key TEXT PRIMARY KEY NOT NULL,
+            cliente TEXT NOT NULL, titulo TEXT NOT NULL,
+            muted_at REAL NOT NULL) WITHOUT ROWID;
+        """,
     ]
 
     /// The version a fully migrated database is at.

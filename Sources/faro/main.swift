@@ -21,6 +21,7 @@ let subcommands: [Subcommand] = [
     Subcommand(help: ScanCommand.help, run: ScanCommand.run),
     Subcommand(help: CalibrateCommand.help, run: CalibrateCommand.run),
     Subcommand(help: VisitsCommand.help, run: VisitsCommand.run),
+    Subcommand(help: MutedCommand.help, run: MutedCommand.run),
     Subcommand(help: RegisterCommand.help, run: RegisterCommand.run),
     Subcommand(help: OutboxCommand.help, run: OutboxCommand.run),
     Subcommand(help: CatalogCommand.help, run: CatalogCommand.run),

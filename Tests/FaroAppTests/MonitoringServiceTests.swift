@@ -108,16 +108,23 @@ final class MonitoringHarness {
     var updates: [MonitoringUpdate] = []
     /// The lists the session published to the window's feed.
     var lists: [BeaconListUpdate] = []
+    /// The muted places' store, the URLs with a page in Guardados and the visits recorded.
+    let mutedStore = MemoryMutedPlaceStore()
+    var savedURLs: Set<String> = []
+    let visits = VisitLog()
     private(set) var service: MonitoringService!
 
     init() {
         let source = source
         let wall = wall
-        let environment = MonitoringEnvironment(
+        var environment = MonitoringEnvironment(
             makeSource: { source }, settings: settings, places: places, scheduler: scheduler,
             hop: { body in Task { @MainActor in body() } }, machineClock: { 0 }, wallClock: { wall.now() },
             timeZone: TimeZone(identifier: "UTC") ?? .current, localize: .english, autoTick: false)
         environment.listFeed.observer = { [weak self] in self?.lists.append($0) }
+        environment.mutedPlaces = MutedPlaces(store: mutedStore, clock: { wall.now() })
+        environment.hasSavedPage = { [weak self] url in self?.savedURLs.contains(url) ?? false }
+        environment.visits = visits
         service = MonitoringService(environment: environment)
         service.onUpdate = { [weak self] in self?.updates.append($0) }
     }

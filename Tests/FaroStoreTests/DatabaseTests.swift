@@ -123,6 +123,8 @@ import Testing
         try db.siteState.markRated(url: "v", rating: 3, at: 12)
         #expect(try db.outbox.counts().pending == (version == 3 ? 4 : 1))
         #expect(try db.siteState.state(url: "v").rating == 3)
+        try db.mutedPlaces.mute(MutedPlace(key: "row-1", business: "Café", title: "Menú", mutedAt: 13))
+        #expect(try db.mutedPlaces.contains(key: "row-1"))
         _ = dir
     }
 

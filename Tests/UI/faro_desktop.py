@@ -18,6 +18,7 @@ prints one JSON value on stdout and exits 0, or prints the reason on stderr and 
   apps                                how many Faro processes are on the accessibility bus
   texts                               what Faro's showing windows and dialogs say: the names of every showing node
                                       (labels, rows, buttons), in tree order
+  checked NAME [ROLE]                 whether the showing node called NAME (a radio button by default) is checked
   press NAME [ROLE]                   activates the showing node called NAME (a button by default; NAME* matches a
                                       prefix) in any of Faro's windows, through its accessible action
   shot FILE                           a screenshot of Faro's topmost showing dialog (or its window) into FILE
@@ -269,6 +270,18 @@ def press(args):
     raise RuntimeError(f"no showing {role} called {name!r}; showing: {texts([])}")
 
 
+def checked(args):
+    """Whether the showing node called NAME (a radio button by default) is checked."""
+    import pyatspi
+    name = args[0]
+    role = args[1] if len(args) > 1 else "radio button"
+    for top in showing_windows():
+        for node in walk(top):
+            if node.name == name and node.getRoleName() == role and showing(node):
+                return node.getState().contains(pyatspi.STATE_CHECKED)
+    raise RuntimeError(f"no showing {role} called {name!r}; showing: {texts([])}")
+
+
 def shot(args):
     tops = showing_windows()
     dialogs = [t for t in tops if t.getRoleName() == "dialog"]
@@ -283,7 +296,7 @@ def shot(args):
 
 
 COMMANDS = {"apps": apps, "texts": texts, "press": press, "shot": shot, "calls": calls, "window": window, "menu": menu, "show-saved": show_saved, "close": close, "tray-menu": tray_menu,
-            "tray-click": tray_click}
+            "tray-click": tray_click, "checked": checked}
 
 
 if __name__ == "__main__":

@@ -26,6 +26,9 @@ struct BackgroundMonitoringTests {
         let bus: PrivateBus
         let backend: WindowTests.Backend
         var peers: [ChildProcess] = []
+        /// The language Faro and its helpers run in: `en` (the default) or `es` (the test locale
+        /// `scripts/make-locales.sh` builds).
+        var language = "en"
 
         /// `backendArguments` go to the desktop's faro-backend (faults: `--refuse-for 20`, `--app-key K` …).
         init(backendArguments: [String] = []) throws {
@@ -65,8 +68,9 @@ struct BackgroundMonitoringTests {
             env["GDK_BACKEND"] = "x11"
             env["GTK_A11Y"] = "atspi"
             env["GTK_THEME"] = "Adwaita"
-            env["LANG"] = "C.UTF-8"
-            env["LANGUAGE"] = "en"
+            env["LANG"] = language == "es" ? "es_MX.UTF-8" : "C.UTF-8"
+            env["LANGUAGE"] = language
+            env["LOCPATH"] = Paths.packageRoot + "/build/locales"
             env["FARO_LOCALE_DIR"] = Paths.packageRoot + "/build/locale"
             return env
         }
@@ -322,7 +326,7 @@ struct BackgroundMonitoringTests {
         #expect(call[1] as? Int == 0)  // a new notification
         #expect(call[3] as? String == "You are near Café La Parroquia")
         #expect(call[4] as? String == "Café de olla y pan dulce")
-        #expect(call[5] as? [String] == ["default", "Open", "view-site", "View site"])
+        #expect(call[5] as? [String] == ["default", "Open", "view-site", "View site", "mute-place", "Mute this place"])
         let hints = try #require(call[6] as? [String: Any])
         #expect(hints["category"] as? String == "device")
         #expect(hints["desktop-entry"] as? String == Self.appID)
@@ -334,7 +338,8 @@ struct BackgroundMonitoringTests {
         #expect(second[1] as? Int == 1)
         #expect(second[3] as? String == "You are near 2 places")
         #expect(second[4] as? String == "Librería El Péndulo, Café La Parroquia")
-        #expect(second[5] as? [String] == ["default", "Open", "view-site", "View site"])
+        #expect(
+            second[5] as? [String] == ["default", "Open", "view-site", "View site", "mute-place", "Mute this place"])
 
         // Away from the beacon list, a click on the notification brings the window back to it.
         #expect(Self.eventually { try desktop.window().frames == 1 })
@@ -406,7 +411,10 @@ struct BackgroundMonitoringTests {
         #expect(calls.first?[3] as? String == "You are near Café La Parroquia")
         #expect(calls.last?[1] as? Int == 1)
         #expect(calls.last?[3] as? String == "You are near 2 places")
-        #expect(calls.last?[5] as? [String] == ["default", "Open", "view-site", "View site"])
+        #expect(
+            calls.last?[5] as? [String] == [
+                "default", "Open", "view-site", "View site", "mute-place", "Mute this place",
+            ])
 
         // Its actions still reach the window: a click brings back the beacon list.
         _ = try desktop.desktop(["show-saved"])

@@ -244,3 +244,47 @@ struct VisitsCommandTests {
         #expect(try db.visits.count() == 0)
     }
 }
+
+/// `faro muted` on a profile database with known muted places (docs/notifications.md): listing as text and JSON,
+/// remove, clear, bad input.
+@Suite("faro muted")
+struct MutedCommandTests {
+    let faro = Paths.executable("faro")
+
+    @Test func listsRemovesAndClears() throws {
+        let dir = try TemporaryDirectory("faro-muted-cli")
+        let db = try FaroDatabase(path: dir.file("data/faro/faro.sqlite3"))
+        let empty = try ChildProcess.run(faro, ["muted"], environment: dir.xdgEnvironment)
+        #expect(empty.status == 0 && empty.stdout.isEmpty, "\(empty.stderr)")
+        try db.mutedPlaces.mute(MutedPlace(key: "row-1", business: "Café La Parroquia", title: "Café", mutedAt: 0))
+        try db.mutedPlaces.mute(
+            MutedPlace(
+                key: "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1/100/2", business: "Librería El Péndulo",
+                title: "Libros, \"nuevos\"", mutedAt: 86_400))
+        let r = try ChildProcess.run(faro, ["muted", "--json"], environment: dir.xdgEnvironment)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try r.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(rows.map { $0["key"] as? String } == ["fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1/100/2", "row-1"])
+        #expect(rows.first?["place"] as? String == "Libros, \"nuevos\"")
+        #expect(rows.first?["business"] as? String == "Librería El Péndulo")
+        #expect(rows.first?["muted"] as? String == "1970-01-02T00:00:00.000Z")
+        let text = try ChildProcess.run(faro, ["muted"], environment: dir.xdgEnvironment).stdout
+        #expect(text.contains("row-1  1970-01-01T00:00:00.000Z  Café (Café La Parroquia)"), "\(text)")
+
+        let removed = try ChildProcess.run(faro, ["muted", "remove", "row-1"], environment: dir.xdgEnvironment)
+        #expect(removed.status == 0 && removed.stdout.contains("Un-muted row-1."), "\(removed.stderr)")
+        #expect(try db.mutedPlaces.list().map(\.key) == ["fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1/100/2"])
+        let unknown = try ChildProcess.run(faro, ["muted", "remove", "row-1"], environment: dir.xdgEnvironment)
+        #expect(unknown.status == 1 && unknown.stderr.contains("no muted place has the key 'row-1'"))
+        let missing = try ChildProcess.run(faro, ["muted", "remove"], environment: dir.xdgEnvironment)
+        #expect(missing.status == 2 && missing.stderr.contains("the KEY to remove"), "\(missing.stderr)")
+        let bad = try ChildProcess.run(faro, ["muted", "forget"], environment: dir.xdgEnvironment)
+        #expect(bad.status == 2 && bad.stderr.contains("unknown 'faro muted' command 'forget'"), "\(bad.stderr)")
+
+        let cleared = try ChildProcess.run(faro, ["muted", "clear"], environment: dir.xdgEnvironment)
+        #expect(cleared.stdout.contains("1 place un-muted."), "\(cleared.stderr)")
+        #expect(try db.mutedPlaces.list().isEmpty)
+    }
+}

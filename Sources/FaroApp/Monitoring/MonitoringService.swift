@@ -23,6 +23,10 @@ public struct MonitoringEnvironment {
     public var calibrations: (any CalibrationStore)?
     /// Where visits to catalogued places are recorded (nil: not recorded).
     public var visits: (any VisitRecorder)?
+    /// The places the user muted: they raise no notification (nil: none is muted).
+    public var mutedPlaces: MutedPlaces?
+    /// Whether a place's URL has a page in Guardados, for `notify-places` = `saved` (nil: none has).
+    public var hasSavedPage: (@MainActor (String) -> Bool)?
     /// The name a source's adapter offset is kept under: its Bluetooth address when it has one, `replay` for
     /// recordings and the demo.
     public var adapterName: @MainActor (any AdvertisementSource) -> String = { _ in "replay" }
@@ -157,6 +161,21 @@ public final class MonitoringService {
 
     /// The places on the zone notification now (for a status line when no notification server exists).
     public var notifiedPlaces: [CatalogPlace] { planner.places }
+
+    /// Whether entering `place` may raise a notification now: not when it is muted, and only as `notify-places`
+    /// says (read at each entry, so a change from Preferences or `gsettings` applies to the next one).
+    public func mayNotify(_ place: CatalogPlace) -> Bool {
+        let setting = NotifyPlaces(storedValue: environment.settings.string(SettingsKey.notifyPlaces))
+        return PlaceNotificationRule.mayNotify(
+            setting: setting, muted: environment.mutedPlaces?.isMuted(place) ?? false,
+            hasSavedPage: setting == .saved && (environment.hasSavedPage?(place.url) ?? false))
+    }
+
+    /// The places the user muted (nil when the profile keeps none).
+    public var mutedPlaces: MutedPlaces? { environment.mutedPlaces }
+
+    /// `place` was muted: the notification on screen stops naming it (a later entry elsewhere updates it without).
+    public func placeMuted(_ place: CatalogPlace) { planner.forget(place) }
 
     // MARK: intents
 
@@ -348,7 +367,9 @@ public final class MonitoringService {
                     environment.visits?.entered(regionID: event.region.identifier, place: place, at: now)
                     openVisits[event.region.identifier] = (now, environment.machineClock())
                 }
-                if let note = planner.entered(event, place: place, monitoringActive: plan.scanning) {
+                // A muted place, or one `notify-places` leaves out, is listed and visited but not announced.
+                let announced = place.flatMap { mayNotify($0) ? $0 : nil }
+                if let note = planner.entered(event, place: announced, monitoringActive: plan.scanning) {
                     onUpdate?(.notify(note))
                 }
             case .ranged(let result):

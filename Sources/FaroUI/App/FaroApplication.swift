@@ -46,6 +46,10 @@ public final class FaroApplication {
             timeZone: environment.timeZone, localize: I18n.localizer, session: environment.session)
         monitoringEnvironment.calibrations = environment.calibrations
         monitoringEnvironment.visits = environment.visits
+        monitoringEnvironment.mutedPlaces = environment.mutedPlaces.map {
+            MutedPlaces(store: $0, clock: environment.wallClock)
+        }
+        monitoringEnvironment.hasSavedPage = { [site = environment.site] url in site?.savedCopy(of: url) != nil }
         monitoringEnvironment.adapterName = environment.adapterName
         listFeed = BeaconListFeed(hop: MainThread.hop)
         monitoringEnvironment.listFeed = listFeed
@@ -235,6 +239,7 @@ public final class FaroApplication {
             self?.monitoring.notificationClosed()
             self?.openPlace(place)
         }
+        notifier.onMutePlace = { [weak self] place in self?.mute(place) }
         notifier.onClosed = { [weak self] in self?.monitoring.notificationClosed() }
         notifier.onUnavailable = { [weak self] _ in
             guard let self else { return }
@@ -256,6 +261,18 @@ public final class FaroApplication {
     }
 
     private func openPlace(_ place: CatalogPlace) { windows.open(place) }
+
+    /// "Silenciar este lugar" on a notification: the place is muted, and the next entry starts a new notification.
+    private func mute(_ place: CatalogPlace) {
+        monitoring.notificationClosed()
+        guard let muted = monitoring.mutedPlaces else { return }
+        do throws(ProfileStoreError) {
+            try muted.mute(place)
+        } catch {
+            windows.window?.setStatus(
+                I18n.tr("The place was not muted: ") + error.problem.message(I18n.localizer))
+        }
+    }
 
     /// The first time the window closes while monitoring goes on, say that Faro keeps watching (once, ever).
     private func windowClosing() {

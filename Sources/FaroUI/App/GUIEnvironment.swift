@@ -44,6 +44,8 @@ public struct GUIEnvironment {
     public var visits: (any VisitRecorder)?
     /// The stored visits ("Lugares visitados").
     public var visitHistory: (any VisitHistory)?
+    /// The muted places (docs/notifications.md): they raise no notification.
+    public var mutedPlaces: (any MutedPlaceStore)?
     /// The name a source's adapter offset is kept under (its Bluetooth address, or `replay`).
     public var adapterName: @MainActor (any AdvertisementSource) -> String = { _ in "replay" }
     /// One catalog request to a backend URL, for "Probar conexión": runs off the main thread and calls back on it.

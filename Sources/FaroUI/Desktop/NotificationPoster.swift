@@ -14,6 +14,8 @@ final class NotificationPoster: @unchecked Sendable {
         case openList
         /// "Ver sitio": open this place's content view.
         case openSite(CatalogPlace)
+        /// "Silenciar este lugar": mute this place.
+        case mutePlace(CatalogPlace)
         /// The server closed the notification, or the user dismissed it.
         case closed
         /// No notification server could show it (the reason, as GLib gave it).
@@ -99,15 +101,22 @@ final class NotificationPoster: @unchecked Sendable {
                 Action.call(data, String(cString: action))
             }
         // One box per action, released by libnotify when the notification drops its actions.
-        for (id, label) in [("default", I18n.tr("Open")), ("view-site", I18n.tr("View site"))] {
+        let actions = [
+            ("default", I18n.tr("Open")), ("view-site", I18n.tr("View site")),
+            ("mute-place", I18n.tr("Mute this place")),
+        ]
+        for (id, label) in actions {
             let box = Action.retained { [weak self] name in self?.invoked(name) }
             notify_notification_add_action(n, id, label, callback, box, Action.destroyNotify)
         }
     }
 
     private func invoked(_ action: String) {
+        // Both act on the place named first: the latest entry, the only one when the notification is about one.
         if action == "view-site", let first = currentPlaces.first {
             report(.openSite(first))
+        } else if action == "mute-place", let first = currentPlaces.first {
+            report(.mutePlace(first))
         } else {
             report(.openList)
         }

@@ -3,8 +3,9 @@ import FaroCore
 import FaroGLib
 
 /// Zone-entry notifications: one notification at a time, updated in place when more places are entered, with
-/// "open the list" as the default action and "Ver sitio" for the place. Servers without actions still get the
-/// text; without any notification server nothing breaks and `onUnavailable` tells the app.
+/// "open the list" as the default action, "Ver sitio" for the place and "Silenciar este lugar" to mute it (both
+/// act on the latest entry named). Servers without actions still get the text; without any notification server
+/// nothing breaks and `onUnavailable` tells the app.
 ///
 /// libnotify's calls wait for the notification server, so they run on a thread of their own (`NotificationPoster`
 /// on a `ContextThread`, started at the first notification): a server that does not answer leaves the window
@@ -15,6 +16,8 @@ final class ZoneNotifier {
     var onOpenList: () -> Void = {}
     /// "Ver sitio": open this place's content view.
     var onOpenSite: (CatalogPlace) -> Void = { _ in }
+    /// "Silenciar este lugar": mute this place (the latest entry the notification names).
+    var onMutePlace: (CatalogPlace) -> Void = { _ in }
     /// The server closed or the user dismissed the notification.
     var onClosed: () -> Void = {}
     /// No notification server could show it; the window shows the entries instead.
@@ -68,6 +71,7 @@ final class ZoneNotifier {
         switch event {
         case .openList: onOpenList()
         case .openSite(let place): onOpenSite(place)
+        case .mutePlace(let place): onMutePlace(place)
         case .closed: onClosed()
         case .unavailable(let reason): onUnavailable(reason)
         }

@@ -18,6 +18,12 @@ final class PreferencesDialog {
     private var loading = false
     private var keepAlive: PreferencesDialog?
     private var probeRunning = false
+    /// The muted places ("Lugares silenciados"), followed while the dialog is open.
+    private var mutedObservation: MutedPlacesObservation?
+    /// `notify-places`: each choice's radio button.
+    private let notifyChoices: [(id: String, value: NotifyPlaces)] = [
+        ("notify-all", .all), ("notify-saved", .saved), ("notify-none", .none),
+    ]
 
     /// Spin buttons: the key, and how many seconds one unit of the control is.
     private let spins: [(id: String, key: String, unit: Double)] = [
@@ -53,14 +59,24 @@ final class PreferencesDialog {
         setAccessibleName(template.widget("connection-result"), I18n.tr("Connection test result"))
         setAccessibleName(template.widget("adapter-offset"), I18n.tr("Adapter offset"))
         setAccessibleName(template.widget("backend-message"), I18n.tr("Backend URL problem"))
+        setAccessibleName(template.widget("muted-list"), I18n.tr("Muted places"))
         connect()
         loadAll()
         observation = settings.observe { [weak self] key in
             MainActor.assumeIsolated { self?.load(key) }
         }
+        mutedObservation = monitoring.mutedPlaces?.observe { [weak self] in self?.listMuted() }
+        // `faro muted clear` in a terminal changes the list from outside: read it again when the dialog is focused.
+        Signal.connect(
+            dialog, "focus-in-event",
+            returning: { [weak self] in
+                self?.listMuted()
+                return false
+            })
         Signal.connect(dialog, "response", int: { [weak self] _ in self?.close() })
         Signal.connect(dialog, "destroy") { [weak self] () -> Void in
             self?.observation?.cancel()
+            self?.mutedObservation?.cancel()
             self?.keepAlive = nil
         }
     }
@@ -82,11 +98,12 @@ final class PreferencesDialog {
     private func loadAll() {
         for key in [
             SettingsKey.monitoring.rawValue, SettingsKey.startAtLogin.rawValue, SettingsKey.adapter.rawValue,
-            SettingsKey.backendURL.rawValue,
+            SettingsKey.backendURL.rawValue, SettingsKey.notifyPlaces.rawValue,
         ] + spins.map(\.key) {
             load(key)
         }
         showOffset()
+        listMuted()
     }
 
     private func load(_ key: String) {
@@ -105,6 +122,11 @@ final class PreferencesDialog {
         case SettingsKey.backendURL.rawValue:
             setEntry("backend-url", value ?? "")
             gtk_label_set_text(cast(template.widget("backend-message")), "")
+        case SettingsKey.notifyPlaces.rawValue:
+            let wanted = NotifyPlaces(storedValue: value)
+            for choice in notifyChoices where choice.value == wanted {
+                gtk_toggle_button_set_active(cast(template.widget(choice.id)), 1)
+            }
         default:
             guard let spin = spins.first(where: { $0.key == key }), let seconds = value.flatMap(Double.init) else {
                 return
@@ -143,6 +165,14 @@ final class PreferencesDialog {
                 self.settings.setString(spin.key, String(Int(Double(value) * spin.unit)))
             }
         }
+        for choice in notifyChoices {
+            Signal.connect(template.widget(choice.id), "toggled") { [weak self] in
+                guard let self, !self.loading,
+                    gtk_toggle_button_get_active(cast(self.template.widget(choice.id))) != 0
+                else { return }
+                self.settings.setString(SettingsKey.notifyPlaces.rawValue, choice.value.rawValue)
+            }
+        }
         Signal.connect(template.widget("adapter"), "changed") { [weak self] in
             guard let self, !self.loading else { return }
             let text = String(cString: gtk_entry_get_text(cast(self.template.widget("adapter"))))
@@ -158,6 +188,58 @@ final class PreferencesDialog {
             })
         Signal.connect(template.widget("reset-offset"), "clicked") { [weak self] in self?.resetOffset() }
         Signal.connect(template.widget("test-connection"), "clicked") { [weak self] in self?.testConnection() }
+    }
+
+    /// "Lugares silenciados": one row per muted place with "Volver a avisarme", or the empty state.
+    private func listMuted() {
+        let list = template.widget("muted-list")
+        if let children = gtk_container_get_children(cast(list)) {
+            var node: UnsafeMutablePointer<GList>? = children
+            while let n = node {
+                if let child = n.pointee.data { gtk_widget_destroy(child.assumingMemoryBound(to: GtkWidget.self)) }
+                node = n.pointee.next
+            }
+            g_list_free(children)
+        }
+        let places = monitoring.mutedPlaces?.all ?? []
+        // The empty state is a label beside the list, not its placeholder: a screen reader reaches it.
+        gtk_label_set_text(
+            cast(template.widget("muted-empty")),
+            I18n.tr("No muted places. A notification's “Mute this place” and a place's page add them here."))
+        gtk_widget_set_visible(template.widget("muted-frame"), places.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(template.widget("muted-empty"), places.isEmpty ? 1 : 0)
+        for place in places {
+            let name = place.title.isEmpty ? place.business : place.business + " — " + place.title
+            let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
+            gtk_container_set_border_width(cast(box), 6)
+            let label = gtk_label_new(name)
+            gtk_label_set_xalign(cast(label), 0)
+            gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
+            gtk_widget_set_hexpand(label, 1)
+            gtk_container_add(cast(box), label)
+            let button = gtk_button_new_with_label(I18n.tr("Notify me again"))
+            setAccessibleName(button, I18n.localizer.format("Notify me again about %@", place.business))
+            let key = place.key
+            Signal.connect(button, "clicked") { [weak self] in self?.unmute(key) }
+            gtk_container_add(cast(box), button)
+            let row = gtk_list_box_row_new()
+            gtk_list_box_row_set_activatable(cast(row), 0)
+            setAccessibleName(row, name)
+            gtk_container_add(cast(row), box)
+            gtk_widget_show_all(row)
+            gtk_container_add(cast(list), row)
+        }
+    }
+
+    private func unmute(_ key: String) {
+        do throws(ProfileStoreError) {
+            try monitoring.mutedPlaces?.unmute(key: key)
+        } catch {
+            gtk_label_set_text(
+                cast(template.widget("muted-empty")),
+                I18n.tr("The change was not stored: ") + error.problem.message(I18n.localizer))
+            gtk_widget_show(template.widget("muted-empty"))
+        }
     }
 
     /// Stores the URL when the rule allows it; otherwise says the rule and keeps the stored one.

@@ -159,7 +159,10 @@ final class WindowController {
     private func siteView() -> SitePage? {
         if let sitePage { return sitePage }
         guard let window, let services = environment.site else { return nil }
-        let site = SitePage(services: services, useCases: environment.useCases, clock: environment.wallClock)
+        let site = SitePage(
+            services: services, useCases: environment.useCases, clock: environment.wallClock,
+            mutedPlaces: monitoring.mutedPlaces)
+        site.onMuted = { [weak self] place in self?.monitoring.placeMuted(place) }
         site.onBack = { [weak self] in
             self?.sitePage?.leave()
             self?.window?.showPage("beacons")

@@ -3,10 +3,10 @@ import FaroCore
 import FaroStore
 import FoundationEssentials
 
-/// Calibrations, adapter offsets and visits in the profile database, behind FaroApp's ports (main thread only;
+/// Calibrations, adapter offsets, visits and muted places in the profile database, behind FaroApp's ports (main thread only;
 /// each write is one short local transaction).
 @MainActor
-final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHistory {
+final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHistory, MutedPlaceStore {
     let database: FaroDatabase
     let clock: () -> Double
 
@@ -123,5 +123,20 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHisto
 
     func clearVisits() throws(ProfileStoreError) {
         do { try database.visits.clear() } catch { throw ProfileStoreError(error) }
+    }
+
+    // MARK: muted places
+
+    func mutedPlaces() throws(ProfileStoreError) -> [MutedPlace] {
+        do { return try database.mutedPlaces.list() } catch { throw ProfileStoreError(error) }
+    }
+
+    func mute(_ place: MutedPlace) throws(ProfileStoreError) {
+        do { try database.mutedPlaces.mute(place) } catch { throw ProfileStoreError(error) }
+    }
+
+    @discardableResult
+    func unmute(key: String) throws(ProfileStoreError) -> Bool {
+        do { return try database.mutedPlaces.unmute(key: key) } catch { throw ProfileStoreError(error) }
     }
 }

@@ -152,6 +152,7 @@ enum GUICommand {
         environment.calibrations = profile
         environment.visits = profile
         environment.visitHistory = profile
+        environment.mutedPlaces = profile
         environment.adapterName = { source in
             if let bluez = source as? BlueZSource { return bluez.adapterAddress ?? "bluez" }
             if let hci = source as? HCISource { return hci.device ?? "hci" }
