@@ -5,6 +5,12 @@ import FoundationEssentials
 /// `faro muted [--json]`, `faro muted remove KEY` and `faro muted clear`: the places whose zone entries raise no
 /// notification (docs/notifications.md), from the terminal.
 enum MutedCommand {
+    /// The options, declared once: the parser, `--help`, faro(1) and the completion read them.
+    enum Option {
+        static let json = OptionSpec("--json", "One JSON object per muted place: {key, place, business, muted}.")
+        static let declared = [json]
+    }
+
     static let help = CommandHelp(
         name: "muted",
         synopsis: ["faro muted [--json]", "faro muted remove KEY", "faro muted clear"],
@@ -17,15 +23,13 @@ enum MutedCommand {
             'faro muted remove KEY' un-mutes one; 'faro muted clear' un-mutes them all. A running window \
             follows at the next entry.
             """,
-        options: [
-            OptionHelp("--json", "One JSON object per muted place: {key, place, business, muted}.")
-        ],
+        options: Option.declared,
         actions: ["remove", "clear"],
         examples: [ExampleHelp("faro muted clear", "Every place notifies again.")])
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var args = arguments
-        let json = args.flag("--json")
+        let json = args.flag(Option.json)
         let verb = try? args.positional("remove or clear")
         if let verb, verb != "remove", verb != "clear" {
             throw UsageError(description: "unknown 'faro muted' command '\(verb)' (remove KEY, clear)")
