@@ -133,6 +133,13 @@ final class SitePage {
         show(site.document, url: site.url) { site.images[$0] }
     }
 
+    /// Names the back button after the page it returns to ("Volver a los beacons", "Volver a Guardados"…).
+    func nameBackButton(_ name: String) {
+        let back = template.widget("back")
+        gtk_widget_set_tooltip_text(back, name)
+        setAccessibleName(back, name)
+    }
+
     /// Leaving the page cancels a load in flight.
     func leave() { load?.cancel() }
 
@@ -192,7 +199,25 @@ final class SitePage {
         } else {
             gtk_widget_hide(sendButton)
         }
-        if useCases.rateSite.isOffered(for: place) { gtk_widget_show(rateButton) } else { gtk_widget_hide(rateButton) }
+        if useCases.rateSite.isOffered(for: place) {
+            gtk_widget_show(rateButton)
+        } else {
+            // The button goes once the site is rated: the focus it had moves to the page's text, not to nowhere.
+            if gtk_widget_is_focus(rateButton) != 0 { gtk_widget_grab_focus(reader.widget) }
+            gtk_widget_hide(rateButton)
+        }
+    }
+
+    /// Puts the focus on the back button when nothing in the page has it (a button that had it was hidden), so
+    /// that leaving the page gives the focus back to what had it on the page it returns to (GtkStack does that
+    /// only when the focus is in the page it leaves).
+    func keepFocusInPage() {
+        guard let top = gtk_widget_get_toplevel(root), let focus = gtk_window_get_focus(cast(top)),
+            gtk_widget_is_ancestor(focus, root) != 0
+        else {
+            gtk_widget_grab_focus(template.widget("back"))
+            return
+        }
     }
 
     /// The error line, the notice line and the page's text as shown (for tests).

@@ -1,0 +1,247 @@
+#!/usr/bin/python3
+"""Every feature from the keyboard (docs/keyboard.md), in the Spanish window under a window manager; run by
+Tests/UI/keyboard-walk.sh. Only real key presses drive the window (xdotool, through the X server like a keyboard);
+AT-SPI only reads what has the focus and what is shown. The walk is a list of steps (`STEPS`), each a function that
+presses keys and checks what they did; a step is added by writing one and naming it there.
+
+Prints `OK <step> …` per step, `RATED <business> <stars>` (the test then finds that rating at the backend), the
+Spanish check of the views it saw, then `OK keyboard-walk`; a failure prints `FAIL <reason>` and exits 1.
+Environment: FARO_PO and FARO_DATA (for Tests/UI/spanish_strings.py)."""
+import time
+
+import pyatspi
+from atspi_driver import active_window, describe_windows, fail, wait_for, window_title, xdotool  # noqa: E402
+from dogtail import tree  # noqa: E402
+import spanish_strings  # noqa: E402
+
+LIST = "Beacons cercanos"
+UNKNOWN = "Beacon desconocido"
+CONTENT = "Contenido del sitio"
+RATE = "Calificar sitio"
+RATING = "Calificación"
+PREFERENCES = "Preferencias"
+MENU_ITEM = "Acerca de Faro"  # an item of the primary menu
+ROW_MENU = ("Detalles", "Calibrar a 1 m…")
+# How many presses of Tab or an arrow a step may take to reach what it wants before it fails.
+MAX_PRESSES = 25
+
+
+def key(*keys):
+    """Real key presses, to whichever window has the keyboard focus (as a keyboard would)."""
+    for k in keys:
+        xdotool("key", "--clearmodifiers", k)
+        time.sleep(0.25)
+
+
+def is_focused(node):
+    try:
+        return node.getState().contains(pyatspi.STATE_FOCUSED)
+    except Exception:
+        return False
+
+
+def focused(root=None):
+    """The node that has the keyboard focus under `root` (the application), found by walking what is showing."""
+    found = []
+
+    def visit(node, depth):
+        if found or depth > 40:
+            return
+        try:
+            state = node.getState()
+            if depth > 0 and not state.contains(pyatspi.STATE_SHOWING):
+                return
+            if state.contains(pyatspi.STATE_FOCUSED):
+                found.append(node)
+                return
+            # A list's rows are looked at only when one of them can hold the focus.
+            children = node.children if node.roleName != "text" else []
+        except Exception:
+            return
+        for child in children:
+            visit(child, depth + 1)
+
+    visit(root or app, 0)
+    return found[0] if found else None
+
+
+def describe(node):
+    return f"{node.roleName} {node.name!r}" if node else "nothing"
+
+
+def press_until(keys, what, probe):
+    """Presses `keys` until `probe(focused node)` holds (checking before the first press); fails after MAX_PRESSES."""
+    for _ in range(MAX_PRESSES + 1):
+        node = focused()
+        if node and probe(node):
+            return node
+        key(keys)
+    fail(f"{MAX_PRESSES} presses of {keys} did not reach {what}; the focus is on {describe(focused())}")
+
+
+def list_row(node):
+    """Whether a node is a row of the beacon list."""
+    try:
+        return node.roleName == "list item" and node.parent.name == LIST
+    except Exception:
+        return False
+
+
+def catalogued(node):
+    return list_row(node) and "≈" in (node.name or "") and UNKNOWN not in node.name
+
+
+def place(row_name):
+    """A row's place: its title and business (the distance after them changes every second)."""
+    return ", ".join(row_name.split(", ")[:2])
+
+
+def content():
+    found = window.findChildren(lambda n: n.roleName == "text" and n.name == CONTENT and n.showing)
+    return found[0] if found and len(found[0].text.strip()) > 20 else None
+
+
+def main_window_active():
+    wait_for(f"the main window to be active ({describe_windows()})",
+             lambda: active_window() and window_title(active_window()) == "Faro", timeout=15)
+
+
+opened = {}
+
+
+def step_open_site():
+    """Tab into the list, Down to a catalogued row, Enter opens its site."""
+    press_until("Tab", "a row of the beacon list", list_row)
+    row = press_until("Down", "a catalogued row", catalogued)
+    opened["place"] = place(row.name)
+    key("Return")
+    business = opened["place"].split(", ")[1]
+    view = wait_for(f"the site of {opened['place']}", lambda: (v := content()) and business in v.text and v, timeout=30)
+    return f"{opened['place']} chars={len(view.text)}"
+
+
+def step_rate_site():
+    """Tab to "Calificar sitio", Enter; the rating bar has the focus; Right three times, then 4; Enter sends."""
+    press_until("Tab", f"the {RATE} button", lambda n: n.roleName == "push button" and n.name == RATE)
+    key("Return")
+    dialog = wait_for("the rating dialog", lambda: app.child(name=RATE, roleName="dialog"), timeout=15)
+    bar = wait_for("the rating bar to have the focus", lambda: (n := focused(dialog)) and n.name == RATING and n,
+                   timeout=10)
+    key("Right", "Right", "Right")
+    wait_for("the bar to say 3 de 5", lambda: bar.description == "3 de 5", timeout=5)
+    key("Left")
+    wait_for("the bar to say 2 de 5", lambda: bar.description == "2 de 5", timeout=5)
+    key("4")
+    wait_for("the bar to say 4 de 5", lambda: bar.description == "4 de 5", timeout=5)
+    if not dialog.findChildren(lambda n: n.roleName == "label" and n.name == "4 de 5" and n.showing):
+        fail("the dialog's value line does not say 4 de 5")
+    spanish_strings.check("rating-dialog-keys", dialog)
+    key("Return")
+    wait_for("the rating dialog to close",
+             lambda: not app.findChildren(lambda n: n.roleName == "dialog" and n.name == RATE), timeout=15)
+    wait_for("the thank-you note", lambda: window.findChildren(
+        lambda n: n.roleName == "label" and n.name == "Gracias: calificaste este sitio con 4 de 5." and n.showing))
+    if window.findChildren(lambda n: n.roleName == "push button" and n.name == RATE and n.showing):
+        fail(f"{RATE} is still offered after rating")
+    print(f"RATED {opened['place'].split(', ')[1]} 4", flush=True)
+    return "4 de 5"
+
+
+def back_to_the_row(keys):
+    main_window_active()
+    key(keys)
+    wait_for("the list again", lambda: window.findChildren(
+        lambda n: n.roleName == "list box" and n.name == LIST and n.showing), timeout=10)
+    row = wait_for("the focus on the opened row", lambda: (n := focused()) and list_row(n) and n, timeout=10)
+    if place(row.name) != opened["place"]:
+        fail(f"after going back the focus is on {row.name!r}, not on {opened['place']!r}")
+    if content():
+        fail("the site is still shown")
+    return place(row.name)
+
+
+def step_back_with_alt_left():
+    return back_to_the_row("alt+Left")
+
+
+def step_back_with_escape():
+    """Enter on the focused row opens it again; Escape goes back to it."""
+    key("Return")
+    business = opened["place"].split(", ")[1]
+    wait_for("the site again", lambda: (v := content()) and business in v.text, timeout=30)
+    return back_to_the_row("Escape")
+
+
+def step_preferences():
+    """Ctrl+, opens Preferences, Escape closes it."""
+    key("ctrl+comma")
+    dialog = wait_for("Preferences", lambda: app.child(name=PREFERENCES, roleName="dialog"), timeout=15)
+    wait_for("Preferences to be the active window", lambda: window_title(active_window() or 0) == PREFERENCES,
+             timeout=10)
+    if not focused(dialog):
+        fail("nothing in Preferences has the focus")
+    key("Escape")
+    wait_for("Preferences to close", lambda: not app.findChildren(
+        lambda n: n.roleName == "dialog" and n.name == PREFERENCES), timeout=10)
+    main_window_active()
+    return "opened and closed"
+
+
+def menu_item_shown(name, role):
+    return app.findChildren(lambda n: n.roleName == role and n.name == name and n.showing)
+
+
+def step_main_menu():
+    """F10 opens the primary menu, Escape closes it (and does nothing else)."""
+    key("F10")
+    wait_for("the primary menu", lambda: menu_item_shown(MENU_ITEM, "push button"), timeout=10)
+    key("Escape")
+    wait_for("the primary menu to close", lambda: not menu_item_shown(MENU_ITEM, "push button"), timeout=10)
+    return "opened and closed"
+
+
+def step_row_menu():
+    """The Menu key opens the focused row's menu (Escape closes it); Shift+F10 opens it again, its first item is
+    chosen with Enter: the beacon's page ("Detalles"), which Escape closes."""
+    row = press_until("Tab", "a row of the beacon list", list_row)
+    key("Menu")
+    wait_for("the row's menu (Menu key)", lambda: all(menu_item_shown(n, "menu item") for n in ROW_MENU), timeout=10)
+    key("Escape")
+    wait_for("the row's menu to close", lambda: not menu_item_shown(ROW_MENU[0], "menu item"), timeout=10)
+    key("shift+F10")
+    wait_for("the row's menu (Shift+F10)", lambda: all(menu_item_shown(n, "menu item") for n in ROW_MENU), timeout=10)
+    key("Return")
+    page = wait_for("the beacon's page", lambda: [f for f in app.children if f.name == "Detalles" and
+                                                   f.roleName == "frame"], timeout=15)[0]
+    wait_for("the page to be the active window", lambda: window_title(active_window() or 0).startswith("Detalles"),
+             timeout=10)
+    spanish_strings.check("beacon-page-keys", page)
+    key("Escape")
+    wait_for("the page to close", lambda: not [f for f in app.children if f.name == "Detalles"], timeout=10)
+    main_window_active()
+    return place(row.name)
+
+
+# The walk, in order: (name, step). Each step starts where the one before left the focus.
+STEPS = [
+    ("open-site-from-list", step_open_site),
+    ("rate-site", step_rate_site),
+    ("back-alt-left", step_back_with_alt_left),
+    ("back-escape", step_back_with_escape),
+    ("preferences", step_preferences),
+    ("main-menu", step_main_menu),
+    ("row-menu", step_row_menu),
+]
+
+app = wait_for("faro on the accessibility bus", lambda: tree.root.application("faro"), timeout=30)
+window = wait_for("the main window", lambda: app.child(roleName="frame", recursive=False))
+wait_for("a catalogued row", lambda: window.child(name=LIST, roleName="list box").findChildren(catalogued), timeout=40)
+# The pointer rests away from the window: only the keyboard drives it.
+xdotool("mousemove", "1279", "799")
+main_window_active()
+spanish_strings.check("beacons-keys", app)
+for name, step in STEPS:
+    print(f"OK {name} {step()}", flush=True)
+if not spanish_strings.report():
+    fail("English or unknown strings in the views the keyboard walk reached")
+print(f"OK keyboard-walk {len(STEPS)} steps", flush=True)

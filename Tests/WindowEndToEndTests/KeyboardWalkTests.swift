@@ -1,0 +1,39 @@
+import FaroTestSupport
+import Foundation
+import Testing
+
+/// Every feature from the keyboard (docs/keyboard.md): in the Spanish window under openbox, real key presses only
+/// (Tests/UI/keyboard-walk.sh) open a place from the beacon list with Tab, the arrows and Enter, rate it with the
+/// rating bar's keys and Enter, go back with Alt+Left and with Escape to the row that was opened, open and close
+/// Preferences (Ctrl+, and Escape), the primary menu (F10) and a row's menu (the Menu key, Shift+F10), whose
+/// "Detalles" page Escape closes. The rating the keys gave reaches the backend.
+@Suite("Keyboard walk", .serialized)
+struct KeyboardWalkTests {
+    @Test func everyFeatureFromTheKeyboard() throws {
+        let backend = try WindowTests.Backend()
+        let data = try TemporaryDirectory("faro-keys")
+        var env = try data.windowEnvironment(language: "es")
+        env["GTK_A11Y"] = "atspi"
+        env["FARO_PO"] = Paths.packageRoot + "/po/es.po"
+        env["FARO_DATA"] = Paths.data
+        let r = try ChildProcess.run(
+            Paths.packageRoot + "/Tests/UI/keyboard-walk.sh",
+            [Paths.executable("faro"), Paths.packageRoot + "/build/glib-2.0/schemas", backend.url],
+            environment: env, timeout: 280)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        for step in [
+            "open-site-from-list", "rate-site", "back-alt-left", "back-escape", "preferences", "main-menu", "row-menu",
+            "keyboard-walk",
+        ] {
+            #expect(r.stdout.contains("OK \(step) "), "\(step): \(r.stdout)")
+        }
+        // The rating the keys chose, for the place the keys opened, went through the outbox to the backend.
+        let rated = r.stdout.split(separator: "\n").first { $0.hasPrefix("RATED ") }
+        let business = try #require(rated).dropFirst("RATED ".count).split(separator: " ").dropLast().joined(
+            separator: " ")
+        let ratings = try backend.waitForRows("rateme")
+        #expect(ratings.count == 1, "\(ratings)")
+        #expect(ratings.first?["calificacion"] as? Int == 4, "\(ratings)")
+        #expect(ratings.first?["cliente"] as? String == business, "\(ratings) \(business)")
+    }
+}
