@@ -7,6 +7,8 @@ presses keys and checks what they did; a step is added by writing one and naming
 Prints `OK <step> …` per step, `RATED <business> <stars>` (the test then finds that rating at the backend), the
 Spanish check of the views it saw, then `OK keyboard-walk`; a failure prints `FAIL <reason>` and exits 1.
 Environment: FARO_PO and FARO_DATA (for Tests/UI/spanish_strings.py)."""
+import os
+import sqlite3
 import time
 
 import pyatspi
@@ -21,6 +23,7 @@ RATE = "Calificar sitio"
 RATING = "Calificación"
 PREFERENCES = "Preferencias"
 MENU_ITEM = "Acerca de Faro"  # an item of the primary menu
+CONTACT = "Mis datos de contacto"
 ROW_MENU = ("Detalles", "Calibrar a 1 m…")
 # How many presses of Tab or an arrow a step may take to reach what it wants before it fails.
 MAX_PRESSES = 25
@@ -222,6 +225,48 @@ def step_row_menu():
     return place(row.name)
 
 
+def stored_contact():
+    """The contact details the window stored (read from its database, read only)."""
+    path = os.path.join(os.environ["XDG_DATA_HOME"], "faro", "faro.sqlite3")
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            return db.execute("SELECT nombre, email, telefono, empresa FROM contact_profile").fetchone()
+    except sqlite3.Error:
+        return None
+
+
+def step_contact_form():
+    """F10, Down to "Mis datos de contacto", Enter. The focus starts in Nombre and Tab follows the fields as shown;
+    Enter in a field submits: a short phone is refused and the focus moves to Teléfono; fixed, Enter saves."""
+    key("F10")
+    press_until("Down", f"the menu item {CONTACT}", lambda n: n.name == CONTACT)
+    key("Return")
+    dialog = wait_for("the contact dialog", lambda: app.child(name=CONTACT, roleName="dialog"), timeout=15)
+    typed = {"Nombre": "Ana Lopez", "Email": "ana@ejemplo.com", "Teléfono": "55 1234", "Empresa": "Faro SA"}
+    spanish_strings.TYPED.update(typed.values())
+    for i, (field, text) in enumerate(typed.items()):
+        if i > 0:
+            key("Tab")
+        wait_for(f"the focus in {field}", lambda: (n := focused(dialog)) and n.name == field and n.roleName == "text",
+                 timeout=5)
+        xdotool("type", "--delay", "30", text)
+    key("Return")
+    wait_for("the focus moved to Teléfono", lambda: (n := focused(dialog)) and n.name == "Teléfono", timeout=10)
+    if not dialog.findChildren(lambda n: n.roleName == "label" and "10 dígitos" in (n.name or "") and n.showing):
+        fail("no inline message under Teléfono")
+    spanish_strings.check("contact-dialog-keys", dialog)
+    key("ctrl+a")
+    xdotool("type", "--delay", "30", "5512345678")
+    key("Return")
+    wait_for("the contact dialog to close", lambda: not app.findChildren(
+        lambda n: n.roleName == "dialog" and n.name == CONTACT), timeout=10)
+    stored = wait_for("the stored contact details", stored_contact, timeout=10)
+    if stored != ("Ana Lopez", "ana@ejemplo.com", "5512345678", "Faro SA"):
+        fail(f"the form stored {stored!r}")
+    main_window_active()
+    return "|".join(stored)
+
+
 # The walk, in order: (name, step). Each step starts where the one before left the focus.
 STEPS = [
     ("open-site-from-list", step_open_site),
@@ -231,6 +276,7 @@ STEPS = [
     ("preferences", step_preferences),
     ("main-menu", step_main_menu),
     ("row-menu", step_row_menu),
+    ("contact-form", step_contact_form),
 ]
 
 app = wait_for("faro on the accessibility bus", lambda: tree.root.application("faro"), timeout=30)
