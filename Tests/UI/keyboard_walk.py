@@ -24,6 +24,7 @@ RATING = "Calificación"
 PREFERENCES = "Preferencias"
 MENU_ITEM = "Acerca de Faro"  # an item of the primary menu
 CONTACT = "Mis datos de contacto"
+SHORTCUTS = "Atajos de teclado"
 ROW_MENU = ("Detalles", "Calibrar a 1 m…")
 # How many presses of Tab or an arrow a step may take to reach what it wants before it fails.
 MAX_PRESSES = 25
@@ -267,6 +268,24 @@ def step_contact_form():
     return "|".join(stored)
 
 
+def step_shortcuts_window():
+    """Ctrl+? shows the keyboard shortcuts window, in Spanish; Escape closes it."""
+    key("ctrl+question")
+    shortcuts = wait_for("the shortcuts window", lambda: [w for w in app.children if w.name == SHORTCUTS and
+                                                          w.showing], timeout=15)[0]
+    for title in ("Volver", "Preferencias", "Abrir la fila con el foco", "Cambiar la calificación"):
+        wait_for(f"the shortcut {title}", lambda: shortcuts.findChildren(
+            lambda n: n.roleName == "label" and n.name == title and n.showing), timeout=5)
+    # The key caps GTK draws by the keys' own names (gdk_keyval_name): what is printed on the keys, not text of Faro.
+    spanish_strings.TYPED.update({"F10", "Menu", "Q", "W"})
+    spanish_strings.check("shortcuts-window", shortcuts)
+    key("Escape")
+    wait_for("the shortcuts window to close", lambda: not [w for w in app.children if w.name == SHORTCUTS and
+                                                           w.showing], timeout=10)
+    main_window_active()
+    return "shown and closed"
+
+
 # The walk, in order: (name, step). Each step starts where the one before left the focus.
 STEPS = [
     ("open-site-from-list", step_open_site),
@@ -277,6 +296,7 @@ STEPS = [
     ("main-menu", step_main_menu),
     ("row-menu", step_row_menu),
     ("contact-form", step_contact_form),
+    ("shortcuts-window", step_shortcuts_window),
 ]
 
 app = wait_for("faro on the accessibility bus", lambda: tree.root.application("faro"), timeout=30)

@@ -3,7 +3,7 @@ import FaroGLib
 
 /// The main window's keys (docs/keyboard.md): "Volver" is `win.back` (Alt+Left, the Back key, and Escape when the
 /// focused widget does not take it), enabled while a page with a back button (the content view) is shown; F10
-/// opens the primary menu (`win.show-primary-menu`), and again closes it.
+/// opens the primary menu (`win.show-primary-menu`), and again closes it; Ctrl+? shows the keyboard shortcuts.
 extension MainWindow {
     func installKeys(
         application: UnsafeMutablePointer<GtkApplication>, menuButton: UnsafeMutablePointer<GtkWidget>,
@@ -17,6 +17,11 @@ extension MainWindow {
         }
         WindowKeys.setAccels(application, "win.back", ["<Alt>Left", "Back"])
         WindowKeys.setAccels(application, "win.show-primary-menu", ["F10"])
+        // The keyboard shortcuts window (`Resources/ui/shortcuts-window.ui`): as the window's help overlay, GTK
+        // gives it the action `win.show-help-overlay`, and keeps it (hidden when closed) with the window.
+        let shortcuts = Template("shortcuts-window")
+        gtk_application_window_set_help_overlay(cast(window), cast(shortcuts.widget("shortcuts")))
+        WindowKeys.setAccels(application, "win.show-help-overlay", ["<Primary>question"])
         let follow = { [weak self] in
             guard let back else { return }
             g_simple_action_set_enabled(back, self?.hasBack == true ? 1 : 0)
