@@ -25,6 +25,11 @@ PREFERENCES = "Preferencias"
 MENU_ITEM = "Acerca de Faro"  # an item of the primary menu
 CONTACT = "Mis datos de contacto"
 SHORTCUTS = "Atajos de teclado"
+SAVE_PAGE = "Guardar página"
+SAVED = "Guardados"
+SAVED_LIST = "Páginas guardadas"
+BEACONS = "Beacons"
+VISITS = "Lugares visitados"
 ROW_MENU = ("Detalles", "Calibrar a 1 m…")
 # How many presses of Tab or an arrow a step may take to reach what it wants before it fails.
 MAX_PRESSES = 25
@@ -286,6 +291,67 @@ def step_shortcuts_window():
     return "shown and closed"
 
 
+def step_saved_page():
+    """Enter on the focused row opens its site again; Tab to "Guardar página", Enter saves it; Alt+Left goes back.
+    Tab to the page switcher's "Guardados", Space shows it; Tab into its list, Enter opens the saved copy, whose back
+    button is "Volver a Guardados"; Alt+Left goes back to Guardados with the focus on that row."""
+    press_until("Tab", "a row of the beacon list", list_row)
+    key("Return")
+    business = opened["place"].split(", ")[1]
+    wait_for("the site again", lambda: (v := content()) and business in v.text, timeout=30)
+    press_until("Tab", f"the {SAVE_PAGE} button", lambda n: n.roleName == "push button" and n.name == SAVE_PAGE)
+    key("Return")
+    wait_for("the page to be saved", lambda: window.findChildren(
+        lambda n: n.roleName == "label" and n.name == "Guardada en Guardados." and n.showing), timeout=30)
+    back_to_the_row("alt+Left")
+    press_until("Tab", f"the page switcher's {SAVED}", lambda n: n.roleName == "radio button" and n.name == SAVED)
+    key("space")
+    saved_row = press_until("Tab", "a row of Guardados", lambda n: n.roleName == "list item" and
+                            n.parent.name == SAVED_LIST and business in (n.name or ""))
+    key("Return")
+    wait_for("the saved copy", lambda: window.findChildren(
+        lambda n: n.roleName == "label" and (n.name or "").endswith("(copia guardada)") and n.showing), timeout=20)
+    wait_for("the back button named after Guardados", lambda: window.findChildren(
+        lambda n: n.roleName == "push button" and n.name == "Volver a Guardados" and n.showing), timeout=5)
+    spanish_strings.check("saved-copy-keys", window)
+    key("alt+Left")
+    row = wait_for("the focus back on the saved row", lambda: (n := focused()) and n.roleName == "list item" and
+                   n.parent.name == SAVED_LIST and n, timeout=10)
+    if row.name != saved_row.name:
+        fail(f"after going back the focus is on {row.name!r}, not on {saved_row.name!r}")
+    # Back to the beacon list for the steps that follow.
+    press_until("Tab", f"the page switcher's {BEACONS}", lambda n: n.roleName == "radio button" and n.name == BEACONS)
+    key("space")
+    wait_for("the beacon list", lambda: window.findChildren(
+        lambda n: n.roleName == "list box" and n.name == LIST and n.showing), timeout=10)
+    return row.name.split(",")[0]
+
+
+def step_visit():
+    """Tab to the page switcher's "Lugares visitados", Space shows it; Tab into its list and Down to a visit, Enter
+    opens its site, whose back button is "Volver a Lugares visitados"; Escape goes back with the focus on that visit."""
+    press_until("Tab", f"the page switcher's {VISITS}", lambda n: n.roleName == "radio button" and n.name == VISITS)
+    key("space")
+    press_until("Tab", "a row of Lugares visitados", lambda n: n.roleName == "list item" and n.parent.name == VISITS)
+    visit = press_until("Down", "a visit", lambda n: n.roleName == "list item" and n.parent.name == VISITS and
+                        ", " in (n.name or ""))
+    key("Return")
+    business = visit.name.split(", ")[1]
+    wait_for("the visit's site", lambda: (v := content()) and business in v.text, timeout=30)
+    wait_for("the back button named after Lugares visitados", lambda: window.findChildren(
+        lambda n: n.roleName == "push button" and n.name == "Volver a Lugares visitados" and n.showing), timeout=5)
+    key("Escape")
+    row = wait_for("the focus back on the visit", lambda: (n := focused()) and n.roleName == "list item" and
+                   n.parent.name == VISITS and n, timeout=10)
+    if row.name != visit.name:
+        fail(f"after going back the focus is on {row.name!r}, not on {visit.name!r}")
+    press_until("Tab", f"the page switcher's {BEACONS}", lambda n: n.roleName == "radio button" and n.name == BEACONS)
+    key("space")
+    wait_for("the beacon list", lambda: window.findChildren(
+        lambda n: n.roleName == "list box" and n.name == LIST and n.showing), timeout=10)
+    return visit.name.split(",")[0]
+
+
 # The walk, in order: (name, step). Each step starts where the one before left the focus.
 STEPS = [
     ("open-site-from-list", step_open_site),
@@ -295,6 +361,8 @@ STEPS = [
     ("preferences", step_preferences),
     ("main-menu", step_main_menu),
     ("row-menu", step_row_menu),
+    ("saved-page", step_saved_page),
+    ("visit", step_visit),
     ("contact-form", step_contact_form),
     ("shortcuts-window", step_shortcuts_window),
 ]

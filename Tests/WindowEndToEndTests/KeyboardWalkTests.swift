@@ -5,10 +5,11 @@ import Testing
 /// Every feature from the keyboard (docs/keyboard.md): in the Spanish window under openbox, real key presses only
 /// (Tests/UI/keyboard-walk.sh) open a place from the beacon list with Tab, the arrows and Enter, rate it with the
 /// rating bar's keys and Enter, go back with Alt+Left and with Escape to the row that was opened, open and close
-/// Preferences (Ctrl+, and Escape), the primary menu (F10) and a row's menu (the Menu key, Shift+F10), whose
-/// "Detalles" page Escape closes; "Mis datos de contacto" from the primary menu is filled with Tab and submitted
-/// with Enter (refused first, the focus on the field at fault); Ctrl+? shows the shortcuts window and Escape closes
-/// it. The rating the keys gave reaches the backend.
+/// Preferences (Ctrl+, and Escape), the primary menu (F10) and a row's menu (the Menu key, Shift+F10), whose "Detalles"
+/// page Escape closes; a saved copy opened from Guardados and a visit opened from Lugares visitados go back there with
+/// the focus on their row; "Mis datos de contacto" from the primary menu is filled with Tab and submitted with Enter
+/// (refused first, the focus on the field at fault); Ctrl+? shows the shortcuts window and Escape closes it. The rating
+/// the keys gave reaches the backend.
 @Suite("Keyboard walk", .serialized)
 struct KeyboardWalkTests {
     @Test func everyFeatureFromTheKeyboard() throws {
@@ -25,7 +26,7 @@ struct KeyboardWalkTests {
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         for step in [
             "open-site-from-list", "rate-site", "back-alt-left", "back-escape", "preferences", "main-menu", "row-menu",
-            "contact-form", "shortcuts-window", "keyboard-walk",
+            "saved-page", "visit", "contact-form", "shortcuts-window", "keyboard-walk",
         ] {
             #expect(r.stdout.contains("OK \(step) "), "\(step): \(r.stdout)")
         }
