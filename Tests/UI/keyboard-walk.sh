@@ -9,7 +9,7 @@ if [ -z "${FARO_KEYS_INNER:-}" ]; then
 fi
 faro=$1 schemas=$2 backend=$3
 command -v xdotool >/dev/null || { echo "FAIL xdotool is not installed (apt install xdotool)"; exit 1; }
-export GSETTINGS_BACKEND=keyfile GSETTINGS_SCHEMA_DIR="$schemas"
+export GSETTINGS_BACKEND=keyfile GSETTINGS_SCHEMA_DIR="$schemas" FARO="$faro"
 "$faro" --source demo --backend "$backend" --no-tray >"$XDG_RUNTIME_DIR/faro.log" 2>&1 &
 app=$!
 /usr/bin/python3 "$(dirname "$0")/keyboard_walk.py"

@@ -9,6 +9,7 @@ Spanish check of the views it saw, then `OK keyboard-walk`; a failure prints `FA
 Environment: FARO_PO and FARO_DATA (for Tests/UI/spanish_strings.py)."""
 import os
 import sqlite3
+import subprocess
 import time
 
 import pyatspi
@@ -30,6 +31,8 @@ SAVED = "Guardados"
 SAVED_LIST = "Páginas guardadas"
 BEACONS = "Beacons"
 VISITS = "Lugares visitados"
+SEND_DETAILS = "Enviar mis datos"
+COMMENT = "Comentario (opcional)"
 ROW_MENU = ("Detalles", "Calibrar a 1 m…")
 # How many presses of Tab or an arrow a step may take to reach what it wants before it fails.
 MAX_PRESSES = 25
@@ -292,13 +295,10 @@ def step_shortcuts_window():
 
 
 def step_saved_page():
-    """Enter on the focused row opens its site again; Tab to "Guardar página", Enter saves it; Alt+Left goes back.
+    """A catalogued row opened with Enter; Tab to "Guardar página", Enter saves it; Alt+Left goes back to the row.
     Tab to the page switcher's "Guardados", Space shows it; Tab into its list, Enter opens the saved copy, whose back
     button is "Volver a Guardados"; Alt+Left goes back to Guardados with the focus on that row."""
-    press_until("Tab", "a row of the beacon list", list_row)
-    key("Return")
-    business = opened["place"].split(", ")[1]
-    wait_for("the site again", lambda: (v := content()) and business in v.text, timeout=30)
+    business = open_a_catalogued_row()
     press_until("Tab", f"the {SAVE_PAGE} button", lambda n: n.roleName == "push button" and n.name == SAVE_PAGE)
     key("Return")
     wait_for("the page to be saved", lambda: window.findChildren(
@@ -352,6 +352,71 @@ def step_visit():
     return visit.name.split(",")[0]
 
 
+def open_a_catalogued_row():
+    """Tab into the beacon list, Home, Down to the first catalogued row, Enter: waits for its site; its business."""
+    press_until("Tab", "a row of the beacon list", list_row)
+    key("Home")
+    row = press_until("Down", "a catalogued row", catalogued)
+    opened["place"] = place(row.name)
+    business = opened["place"].split(", ")[1]
+    key("Return")
+    wait_for(f"the site of {business}", lambda: (v := content()) and business in v.text, timeout=30)
+    return business
+
+
+def step_send_details():
+    """With contact details kept (the step before), a catalogued row opened with Enter; Tab to "Enviar mis datos",
+    Enter; the comment has the focus, and Tab leaves it for the buttons in their order (Cancelar, Enviar); Enter on
+    Enviar sends, and the button becomes "Datos enviados"; Alt+Left goes back."""
+    business = open_a_catalogued_row()
+    press_until("Tab", f"the {SEND_DETAILS} button", lambda n: n.roleName == "push button" and n.name == SEND_DETAILS)
+    key("Return")
+    dialog = wait_for("the comment dialog", lambda: app.child(name=SEND_DETAILS, roleName="dialog"), timeout=15)
+    wait_for("the focus in the comment", lambda: (n := focused(dialog)) and n.name == COMMENT, timeout=5)
+    spanish_strings.TYPED.add("Hola desde el teclado")
+    xdotool("type", "--delay", "30", "Hola desde el teclado")
+    key("Tab")
+    wait_for("Tab to reach Cancelar", lambda: (n := focused(dialog)) and n.name == "Cancelar", timeout=5)
+    key("Tab")
+    wait_for("Tab to reach Enviar", lambda: (n := focused(dialog)) and n.name == "Enviar", timeout=5)
+    spanish_strings.check("send-details-keys", dialog)
+    key("Return")
+    wait_for("the comment dialog to close", lambda: not app.findChildren(
+        lambda n: n.roleName == "dialog" and n.name == SEND_DETAILS), timeout=10)
+    sent = wait_for("'Datos enviados'", lambda: [b for b in window.findChildren(
+        lambda n: n.roleName == "push button" and n.name == "Datos enviados" and n.showing)], timeout=10)[0]
+    if sent.sensitive:
+        fail("'Enviar mis datos' is still enabled after sending")
+    print(f"SENT {business} Hola desde el teclado", flush=True)
+    back_to_the_row("alt+Left")
+    return business
+
+
+def step_calibrate():
+    """Home, then Down to the desk beacon 7/42's row; Shift+F10, Down (to "Calibrar a 1 m…"), Enter. Once the
+    result shows, "Guardar calibración" is the default with the focus: Enter saves it and closes the dialog."""
+    press_until("Tab", "a row of the beacon list", list_row)
+    key("Home")
+    press_until("Down", "the desk beacon's row", lambda n: list_row(n) and (n.name or "").startswith("7/42,"))
+    key("shift+F10")
+    wait_for("the row's menu", lambda: all(menu_item_shown(n, "menu item") for n in ROW_MENU), timeout=10)
+    # The menu opens with its first item (Detalles) selected: Down selects the second.
+    key("Down", "Return")
+    dialog = wait_for("the calibration dialog", lambda: app.child(name="Calibrar a 1 m", roleName="dialog"), timeout=15)
+    wait_for("the calibration's result and Guardar calibración with the focus", lambda: (n := focused(dialog)) and
+             n.name == "Guardar calibración", timeout=90)
+    result = dialog.child(name="Resultado de la calibración").queryText().getText(0, -1)
+    spanish_strings.check("calibration-keys", dialog)
+    key("Return")
+    wait_for("the calibration dialog to close", lambda: not app.findChildren(
+        lambda n: n.roleName == "dialog" and n.name == "Calibrar a 1 m"), timeout=10)
+    listed = subprocess.run([os.environ["FARO"], "calibrate", "--list", "--json"], capture_output=True, text=True)
+    if ":7:42" not in listed.stdout and '"minor": 42' not in listed.stdout:
+        fail(f"the calibration was not stored: {listed.stdout!r} {listed.stderr!r}")
+    main_window_active()
+    return result
+
+
 # The walk, in order: (name, step). Each step starts where the one before left the focus.
 STEPS = [
     ("open-site-from-list", step_open_site),
@@ -364,6 +429,8 @@ STEPS = [
     ("saved-page", step_saved_page),
     ("visit", step_visit),
     ("contact-form", step_contact_form),
+    ("send-details", step_send_details),
+    ("calibrate", step_calibrate),
     ("shortcuts-window", step_shortcuts_window),
 ]
 

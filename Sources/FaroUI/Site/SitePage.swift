@@ -193,6 +193,8 @@ final class SitePage {
         guard let place else { return }
         if let sent = useCases.sendContactDetails.offer(for: place) {
             gtk_widget_show(sendButton)
+            // Once sent the button is disabled: the focus it had moves to the page's text, not to nowhere.
+            if sent, gtk_widget_is_focus(sendButton) != 0 { gtk_widget_grab_focus(reader.widget) }
             gtk_widget_set_sensitive(sendButton, sent ? 0 : 1)
             gtk_button_set_label(cast(sendButton), sent ? I18n.tr("Details sent") : I18n.tr("Send my details"))
             setAccessibleName(sendButton, sent ? I18n.tr("Details sent") : I18n.tr("Send my details"))
@@ -243,11 +245,18 @@ final class SitePage {
 
     private func savePage() {
         guard let place else { return }
+        // The button is disabled while saving, which takes the focus from it: it gets it back when done.
+        let hadFocus = gtk_widget_is_focus(saveButton) != 0
         gtk_widget_set_sensitive(saveButton, 0)
         say(I18n.tr("Saving the page and its images…"))
         savePageNow(place) { [weak self] result in
             guard let self else { return }
             gtk_widget_set_sensitive(self.saveButton, 1)
+            if hadFocus, let top = gtk_widget_get_toplevel(self.root), gtk_window_get_focus(cast(top)) == nil,
+                gtk_widget_get_mapped(self.saveButton) != 0
+            {
+                gtk_widget_grab_focus(self.saveButton)
+            }
             switch result {
             case .success:
                 self.say(I18n.tr("Saved in Guardados."))
