@@ -91,6 +91,37 @@ def press_until(keys, what, probe):
     fail(f"{MAX_PRESSES} presses of {keys} did not reach {what}; the focus is on {describe(focused())}")
 
 
+def same_node(a, b):
+    return a is not None and b is not None and a.name == b.name and a.roleName == b.roleName and a.extents == b.extents
+
+
+def tab_follows_the_visual_order(dialog, what):
+    """Presses Tab until the focus comes back to where it started in `dialog` and checks that, read from the
+    control at the top left, each control Tab reaches is on the same line to the right of the one before, or on a
+    later line (by their places on the screen). Returns the names in Tab order."""
+    start = wait_for(f"the focus in {what}", lambda: focused(dialog), timeout=5)
+    cycle = [start]
+    for _ in range(MAX_PRESSES):
+        key("Tab")
+        node = wait_for(f"the focus in {what} after Tab", lambda: focused(dialog), timeout=5)
+        if same_node(node, start):
+            break
+        cycle.append(node)
+    else:
+        fail(f"Tab never came back to {describe(start)} in {what}: {[describe(n) for n in cycle]}")
+    places = [n.extents for n in cycle]
+    first = min(range(len(cycle)), key=lambda i: (places[i][1], places[i][0]))
+    cycle, places = cycle[first:] + cycle[:first], places[first:] + places[:first]
+    for (a, b), (na, nb) in zip(zip(places, places[1:]), zip(cycle, cycle[1:])):
+        ax, ay, aw, ah = a
+        bx, by, bw, bh = b
+        later_line = by >= ay + ah / 2
+        same_line_right = abs((by + bh / 2) - (ay + ah / 2)) < max(ah, bh) / 2 and bx > ax
+        if not (later_line or same_line_right):
+            fail(f"in {what} Tab goes from {describe(na)} at {a} to {describe(nb)} at {b}, against the visual order")
+    return [n.name for n in cycle]
+
+
 def list_row(node):
     """Whether a node is a row of the beacon list."""
     try:
@@ -139,6 +170,10 @@ def step_rate_site():
     dialog = wait_for("the rating dialog", lambda: app.child(name=RATE, roleName="dialog"), timeout=15)
     bar = wait_for("the rating bar to have the focus", lambda: (n := focused(dialog)) and n.name == RATING and n,
                    timeout=10)
+    order = tab_follows_the_visual_order(dialog, RATE)
+    if order != [RATING, "Cancelar", "Enviar calificación"]:
+        fail(f"Tab in {RATE} goes {order}")
+    wait_for("the focus back on the rating bar", lambda: (n := focused(dialog)) and n.name == RATING, timeout=5)
     key("Right", "Right", "Right")
     wait_for("the bar to say 3 de 5", lambda: bar.description == "3 de 5", timeout=5)
     key("Left")
@@ -185,13 +220,13 @@ def step_back_with_escape():
 
 
 def step_preferences():
-    """Ctrl+, opens Preferences, Escape closes it."""
+    """Ctrl+, opens Preferences, whose Tab order is the order on screen; Escape closes it."""
     key("ctrl+comma")
     dialog = wait_for("Preferences", lambda: app.child(name=PREFERENCES, roleName="dialog"), timeout=15)
     wait_for("Preferences to be the active window", lambda: window_title(active_window() or 0) == PREFERENCES,
              timeout=10)
-    if not focused(dialog):
-        fail("nothing in Preferences has the focus")
+    order = tab_follows_the_visual_order(dialog, PREFERENCES)
+    print(f"TAB {PREFERENCES}: {' | '.join(order)}", flush=True)
     key("Escape")
     wait_for("Preferences to close", lambda: not app.findChildren(
         lambda n: n.roleName == "dialog" and n.name == PREFERENCES), timeout=10)
@@ -251,6 +286,9 @@ def step_contact_form():
     press_until("Down", f"the menu item {CONTACT}", lambda n: n.name == CONTACT)
     key("Return")
     dialog = wait_for("the contact dialog", lambda: app.child(name=CONTACT, roleName="dialog"), timeout=15)
+    order = tab_follows_the_visual_order(dialog, CONTACT)
+    if order[:4] != ["Nombre", "Email", "Teléfono", "Empresa"] or order[-2:] != ["Cancelar", "Guardar"]:
+        fail(f"Tab in {CONTACT} goes {order}")
     typed = {"Nombre": "Ana Lopez", "Email": "ana@ejemplo.com", "Teléfono": "55 1234", "Empresa": "Faro SA"}
     spanish_strings.TYPED.update(typed.values())
     for i, (field, text) in enumerate(typed.items()):
