@@ -4,9 +4,10 @@ Tests/UI/keyboard-walk.sh. Only real key presses drive the window (xdotool, thro
 AT-SPI only reads what has the focus and what is shown. The walk is a list of steps (`STEPS`), each a function that
 presses keys and checks what they did; a step is added by writing one and naming it there.
 
-Prints `OK <step> …` per step, `RATED <business> <stars>` (the test then finds that rating at the backend), the
-Spanish check of the views it saw, then `OK keyboard-walk`; a failure prints `FAIL <reason>` and exits 1.
-Environment: FARO_PO and FARO_DATA (for Tests/UI/spanish_strings.py)."""
+Prints `OK <step> …` per step, `RATED <business> <stars>` and `SENT <business> <comment>` (the test then finds
+those rows at the backend), `TAB <dialog>: …` (the Tab order), the Spanish check of the views it saw, then
+`OK keyboard-walk`; a failure prints `FAIL <reason>` and exits 1. Environment: FARO (the binary, for `faro calibrate
+--list`), XDG_DATA_HOME (the profile database, read only), FARO_PO and FARO_DATA (for Tests/UI/spanish_strings.py)."""
 import os
 import sqlite3
 import subprocess
