@@ -214,12 +214,9 @@ final class SitePage {
     /// that leaving the page gives the focus back to what had it on the page it returns to (GtkStack does that
     /// only when the focus is in the page it leaves).
     func keepFocusInPage() {
-        guard let top = gtk_widget_get_toplevel(root), let focus = gtk_window_get_focus(cast(top)),
-            gtk_widget_is_ancestor(focus, root) != 0
-        else {
-            gtk_widget_grab_focus(template.widget("back"))
-            return
-        }
+        let focus = gtk_widget_get_toplevel(root).flatMap { gtk_window_get_focus(cast($0)) }
+        guard focus.map({ gtk_widget_is_ancestor($0, root) != 0 }) != true else { return }
+        gtk_widget_grab_focus(template.widget("back"))
     }
 
     /// The error line, the notice line and the page's text as shown (for tests).
