@@ -36,6 +36,7 @@ final class BeaconPage {
         template = Template("beacon-page")
         window = template.widget("window")
         if let parent { gtk_window_set_transient_for(cast(window), cast(parent)) }
+        WindowKeys.closesFromKeyboard(window)
         let title =
             place.map { "\($0.titulo) — \($0.cliente)" }
             ?? I18n.localizer.format("Unknown beacon %@", "\(identity.major)/\(identity.minor)")

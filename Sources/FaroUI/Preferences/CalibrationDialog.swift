@@ -101,6 +101,9 @@ final class CalibrationDialog {
             result = r
             gtk_label_set_text(cast(label), CalibrationDialog.describe(r))
             gtk_widget_set_sensitive(template.widget("save"), 1)
+            // Saving is then the dialog's default: Enter saves, wherever the focus is.
+            gtk_widget_set_can_default(template.widget("save"), 1)
+            gtk_widget_grab_default(template.widget("save"))
             gtk_widget_grab_focus(template.widget("save"))
         } catch {
             gtk_label_set_text(cast(label), CalibrationDialog.describe(error))

@@ -54,17 +54,22 @@ enum FeedbackDialogs {
         gtk_window_present(cast(d))
     }
 
-    /// "Calificar sitio": a rating bar of 5 stars, integer values 0–5 (no star selected is 0).
+    /// "Calificar sitio": a rating bar of 5 stars, integer values 0–5 (no star selected is 0). The bar is one stop
+    /// of the Tab order, named "Calificación" with its value ("4 de 5") as its description: Right, Up and + add a
+    /// star, Left, Down and - take one away, Home clears it, End gives 5, a digit 0–5 sets it, and Enter sends.
     static func rating(parent: UnsafeMutablePointer<GtkWidget>, submit: @escaping @MainActor (Int) -> String?) {
         let (template, d) = dialog("rating-dialog", parent: parent, buttons: ["cancel", "accept"])
         let value = template.widget("value")
         let error = template.widget("error")
+        let bar = template.widget("stars")
         final class State { var rating = 0 }
         let state = State()
         let buttons = (1...5).map { template.widget("star-\($0)") }
         func paint() {
             for (i, b) in buttons.enumerated() { gtk_button_set_label(cast(b), i < state.rating ? "★" : "☆") }
-            gtk_label_set_text(cast(value), I18n.localizer.format("%@ of 5", String(state.rating)))
+            let text = I18n.localizer.format("%@ of 5", String(state.rating))
+            gtk_label_set_text(cast(value), text)
+            setAccessibleDescription(bar, text)
         }
         for (i, b) in buttons.enumerated() {
             let n = i + 1
@@ -75,6 +80,24 @@ enum FeedbackDialogs {
                 paint()
             }
         }
+        Signal.connect(
+            bar, "key-press-event",
+            event: { event in
+                guard let event, let rating = ratingKey(event, current: state.rating) else { return false }
+                state.rating = rating
+                paint()
+                return true
+            })
+        // The focus ring around the stars while the bar has the keyboard focus.
+        Signal.connect(
+            bar, "draw",
+            event: { cr in
+                guard let cr, gtk_widget_has_visible_focus(bar) != 0 else { return false }
+                gtk_render_focus(
+                    gtk_widget_get_style_context(bar), OpaquePointer(cr), 0, 0,
+                    Double(gtk_widget_get_allocated_width(bar)), Double(gtk_widget_get_allocated_height(bar)))
+                return false
+            })
         paint()
         Signal.connect(
             d, "response",
@@ -85,7 +108,26 @@ enum FeedbackDialogs {
                 }
                 gtk_widget_destroy(d)
             })
+        gtk_widget_grab_focus(bar)
         gtk_window_present(cast(d))
+    }
+
+    /// The rating a key gives the rating bar, or nil for keys the bar leaves to the dialog (Tab, Enter, Escape).
+    private static func ratingKey(_ event: UnsafeMutableRawPointer, current: Int) -> Int? {
+        let key = event.assumingMemoryBound(to: GdkEventKey.self).pointee
+        let mask = gtk_accelerator_get_default_mod_mask().rawValue
+        guard key.state & mask & ~GDK_SHIFT_MASK.rawValue == 0 else { return nil }
+        switch Int32(key.keyval) {
+        case GDK_KEY_Right, GDK_KEY_KP_Right, GDK_KEY_Up, GDK_KEY_KP_Up, GDK_KEY_plus, GDK_KEY_KP_Add:
+            return min(5, current + 1)
+        case GDK_KEY_Left, GDK_KEY_KP_Left, GDK_KEY_Down, GDK_KEY_KP_Down, GDK_KEY_minus, GDK_KEY_KP_Subtract:
+            return max(0, current - 1)
+        case GDK_KEY_Home, GDK_KEY_KP_Home: return 0
+        case GDK_KEY_End, GDK_KEY_KP_End: return 5
+        case GDK_KEY_0...GDK_KEY_5: return Int(Int32(key.keyval) - GDK_KEY_0)
+        case GDK_KEY_KP_0...GDK_KEY_KP_5: return Int(Int32(key.keyval) - GDK_KEY_KP_0)
+        default: return nil
+        }
     }
 
     /// Says what went wrong with something the user asked for (an export, a delete), with a Close button.

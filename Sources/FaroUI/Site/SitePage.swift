@@ -152,6 +152,13 @@ final class SitePage {
         show(site.document, url: site.url) { site.images[$0] }
     }
 
+    /// Names the back button after the page it returns to ("Volver a los beacons", "Volver a Guardados"…).
+    func nameBackButton(_ name: String) {
+        let back = template.widget("back")
+        gtk_widget_set_tooltip_text(back, name)
+        setAccessibleName(back, name)
+    }
+
     /// Leaving the page cancels a load in flight.
     func leave() { load?.cancel() }
 
@@ -205,13 +212,21 @@ final class SitePage {
         guard let place else { return }
         if let sent = useCases.sendContactDetails.offer(for: place) {
             gtk_widget_show(sendButton)
+            // Once sent the button is disabled: the focus it had moves to the page's text, not to nowhere.
+            if sent, gtk_widget_is_focus(sendButton) != 0 { gtk_widget_grab_focus(reader.widget) }
             gtk_widget_set_sensitive(sendButton, sent ? 0 : 1)
             gtk_button_set_label(cast(sendButton), sent ? I18n.tr("Details sent") : I18n.tr("Send my details"))
             setAccessibleName(sendButton, sent ? I18n.tr("Details sent") : I18n.tr("Send my details"))
         } else {
             gtk_widget_hide(sendButton)
         }
-        if useCases.rateSite.isOffered(for: place) { gtk_widget_show(rateButton) } else { gtk_widget_hide(rateButton) }
+        if useCases.rateSite.isOffered(for: place) {
+            gtk_widget_show(rateButton)
+        } else {
+            // The button goes once the site is rated: the focus it had moves to the page's text, not to nowhere.
+            if gtk_widget_is_focus(rateButton) != 0 { gtk_widget_grab_focus(reader.widget) }
+            gtk_widget_hide(rateButton)
+        }
         showMuted()
     }
 
@@ -253,6 +268,15 @@ final class SitePage {
                 : I18n.tr("Entering this place raises a notification again."))
     }
 
+    /// Puts the focus on the back button when nothing in the page has it (a button that had it was hidden), so
+    /// that leaving the page gives the focus back to what had it on the page it returns to (GtkStack does that
+    /// only when the focus is in the page it leaves).
+    func keepFocusInPage() {
+        let focus = gtk_widget_get_toplevel(root).flatMap { gtk_window_get_focus(cast($0)) }
+        guard focus.map({ gtk_widget_is_ancestor($0, root) != 0 }) != true else { return }
+        gtk_widget_grab_focus(template.widget("back"))
+    }
+
     /// The error line, the notice line and the page's text as shown (for tests).
     var shownError: String { gtk_widget_get_visible(errorBox) != 0 ? labelText(errorLabel) : "" }
     var shownNotice: String { gtk_widget_get_visible(notice) != 0 ? labelText(notice) : "" }
@@ -276,11 +300,18 @@ final class SitePage {
 
     private func savePage() {
         guard let place else { return }
+        // The button is disabled while saving, which takes the focus from it: it gets it back when done.
+        let hadFocus = gtk_widget_is_focus(saveButton) != 0
         gtk_widget_set_sensitive(saveButton, 0)
         say(I18n.tr("Saving the page and its images…"))
         savePageNow(place) { [weak self] result in
             guard let self else { return }
             gtk_widget_set_sensitive(self.saveButton, 1)
+            if hadFocus, let top = gtk_widget_get_toplevel(self.root), gtk_window_get_focus(cast(top)) == nil,
+                gtk_widget_get_mapped(self.saveButton) != 0
+            {
+                gtk_widget_grab_focus(self.saveButton)
+            }
             switch result {
             case .success:
                 self.say(I18n.tr("Saved in Guardados."))

@@ -23,6 +23,8 @@ final class MainWindow {
     }
     /// "Retry" on the offline line.
     var onReconnect: () -> Void = {}
+    /// "Volver" from the page shown (its back button, Alt+Left or Escape: MainWindow+Keys.swift).
+    var onBack: () -> Void = {}
     private let outboxDetails: UnsafeMutablePointer<GtkWidget>
 
     init(application: UnsafeMutablePointer<GtkApplication>, menu: UnsafeMutablePointer<GMenuModel>) {
@@ -41,6 +43,7 @@ final class MainWindow {
         offlineBar = template.widget("offline-bar")
         offlineLabel = template.widget("offline-label")
         gtk_menu_button_set_menu_model(cast(template.widget("menu-button")), menu)
+        installKeys(application: application, menuButton: template.widget("menu-button"), stack: stack)
         gtk_stack_add_titled(cast(stack), beacons.root, "beacons", I18n.tr("Beacons"))
         gtk_widget_show_all(beacons.root)
         Signal.connect(template.widget("outbox-retry"), "clicked") { [weak self] in self?.onRetry() }

@@ -13,6 +13,8 @@ final class WindowController {
     private var savedPage: SavedListPage?
     private var visitsPage: VisitsPage?
     private var lazyPages: [LazyPage] = []
+    /// The page the content view was opened from ("beacons", "saved", "visits").
+    private var returnPage = "beacons"
     private let application: UnsafeMutablePointer<GtkApplication>
     private let menu: UnsafeMutablePointer<GMenuModel>
     private let environment: GUIEnvironment
@@ -42,10 +44,32 @@ final class WindowController {
     /// Opens a place's microsite in the content view, from a row, a visit or a notification alike; the place's
     /// beacon gives the header its "Detalles".
     func open(_ place: CatalogPlace) {
-        showBeacons()
+        if window == nil { window = makeWindow() }
+        window?.present()
         guard let sitePage = siteView() else { return }
-        window?.showPage("site")
+        showSite()
         sitePage.open(place, beacon: place.beacon)
+    }
+
+    /// Shows the content view, remembering the page it was opened from: "Volver" goes back there, and the stack
+    /// gives the focus back to what had it on that page (the row that was opened).
+    private func showSite() {
+        if let page = window?.visiblePage, page != "site" { returnPage = page }
+        let back: String
+        switch returnPage {
+        case "saved": back = I18n.tr("Back to Saved")
+        case "visits": back = I18n.tr("Back to Visited places")
+        default: back = I18n.tr("Back to the beacons")
+        }
+        sitePage?.nameBackButton(back)
+        window?.showPage("site")
+    }
+
+    /// "Volver" from the content view: to the page the site was opened from.
+    private func goBack() {
+        sitePage?.leave()
+        sitePage?.keepFocusInPage()
+        window?.showPage(returnPage)
     }
 
     /// A beacon's page ("Detalles").
@@ -74,6 +98,7 @@ final class WindowController {
         let w = MainWindow(application: application, menu: menu)
         w.beacons.follow(listFeed)
         w.beacons.onActivate = { [weak self] identity in self?.openSite(identity) }
+        w.onBack = { [weak self] in self?.goBack() }
         w.beacons.menuItems = [
             BeaconListPage.MenuItem(label: I18n.tr("Details")) { [weak self] identity in self?.showDetails(identity) },
             BeaconListPage.MenuItem(label: I18n.tr("Calibrate at 1 m…")) { [weak self] identity in
@@ -128,6 +153,7 @@ final class WindowController {
     }
 
     private func windowDestroyed() {
+        returnPage = "beacons"
         sitePage?.leave()
         sitePage = nil
         savedPage = nil
@@ -163,10 +189,7 @@ final class WindowController {
             services: services, useCases: environment.useCases, clock: environment.wallClock,
             mutedPlaces: monitoring.mutedPlaces)
         site.onMuted = { [weak self] place in self?.monitoring.placeMuted(place) }
-        site.onBack = { [weak self] in
-            self?.sitePage?.leave()
-            self?.window?.showPage("beacons")
-        }
+        site.onBack = { [weak self] in self?.goBack() }
         site.onSaved = { [weak self] in self?.savedPage?.reload() }
         site.onDetails = { [weak self] identity in self?.showDetails(identity) }
         site.onOpenSaved = { [weak self] id in self?.openSaved(id, title: nil) }
@@ -192,7 +215,7 @@ final class WindowController {
             switch result {
             case .success(let site):
                 let name = title ?? services.savedSites().first { $0.id == id }?.title ?? site.url
-                self.window?.showPage("site")
+                self.showSite()
                 sitePage.showSaved(site, title: name)
             case .failure(let error):
                 self.window?.setStatus(

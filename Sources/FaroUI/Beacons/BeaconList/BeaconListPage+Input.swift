@@ -62,10 +62,14 @@ extension BeaconListPage {
                 return true
             })
         installLongPress()
+        // The Menu key and Shift+F10 on the focused row (the keys of GTK's "popup-menu", which no row takes).
         Signal.connect(
-            list, "popup-menu",
-            returning: { [weak self] in
-                guard let self, let focus = gtk_container_get_focus_child(cast(self.list)),
+            list, "key-press-event",
+            event: { [weak self] event in
+                guard let self, let event,
+                    WindowKeys.isKey(event, GDK_KEY_Menu)
+                        || WindowKeys.isKey(event, GDK_KEY_F10, modifiers: GDK_SHIFT_MASK),
+                    let focus = gtk_container_get_focus_child(cast(self.list)),
                     let id = self.rowIdentity[UnsafeMutableRawPointer(focus)]
                 else { return false }
                 self.showMenu(for: id, event: nil, row: focus)
@@ -172,6 +176,8 @@ extension BeaconListPage {
             gtk_menu_popup_at_pointer(cast(menu), cast(event, to: GdkEvent.self))
         } else if let row {
             gtk_menu_popup_at_widget(cast(menu), row, GDK_GRAVITY_SOUTH_WEST, GDK_GRAVITY_NORTH_WEST, nil)
+            // Opened from the keyboard: its first item is selected, so the arrows and Enter work at once.
+            gtk_menu_shell_select_first(cast(menu), 1)
         }
     }
 }
