@@ -32,11 +32,10 @@ final class VisitsPage {
     private var listed: [VisitEntry] = []
     private var listedOn = ""
     /// When the page last began to read and list its visits, or for the first listing when it began to be built (it
-    /// is built when first shown), in monotonic µs; and how many visit rows it lists now: what `FARO_TIMINGS` reports
-    /// at the first frame that shows them.
-    private(set) var reloadStarted = 0
-    /// The main thread's CPU time then (milliseconds), to tell the page's own work from a busy machine.
-    private(set) var reloadStartedCPU = 0.0
+    /// is built when first shown), with the main thread's CPU time and wait for a core then (to tell the page's own
+    /// work from a busy machine); and how many visit rows it lists now: what `FARO_TIMINGS` reports at the first
+    /// frame that shows them.
+    private(set) var reloadStarted: TimingReport.Mark
     private(set) var visitRows = 0
     /// The rows the list box holds (headings included), counted by GTK.
     var shownRows: Int {
@@ -53,8 +52,7 @@ final class VisitsPage {
     }
 
     init(history: any VisitHistory) {
-        reloadStarted = g_get_monotonic_time()
-        reloadStartedCPU = TimingReport.threadCPUMilliseconds()
+        reloadStarted = TimingReport.Mark.now()
         self.history = history
         template = Template("visits-page")
         root = template.widget("root")
@@ -79,10 +77,7 @@ final class VisitsPage {
     /// inserting new ones above 500 others (GTK restyles every row below an insertion), kept the page from showing
     /// for a quarter of a second and more (docs/visits.md).
     func reload() {
-        if generation > 0 {
-            reloadStarted = g_get_monotonic_time()
-            reloadStartedCPU = TimingReport.threadCPUMilliseconds()
-        }
+        if generation > 0 { reloadStarted = TimingReport.Mark.now() }
         let visits = history.visits(limit: VisitsPage.shown)
         // Shown again with nothing new (and still the same day, for "Hoy" and "Ayer"): the rows stay.
         let today = VisitsPage.today()
