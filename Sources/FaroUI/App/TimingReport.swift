@@ -10,8 +10,9 @@ import FoundationEssentials
 /// - `FARO_TIMINGS=1`: prints `frame=first` once the main window's first frame is drawn, and `frame=rows` once a
 ///   frame with at least one row in the beacon list is drawn. Each time "Lugares visitados" is shown, at the end of
 ///   the first frame painted with its rows, it prints `frame=visits visits_first_screen_ms=…` (from the moment the
-///   page began to read its visits, or the first time to be built), `visits_first_screen_cpu_ms=…` (the main thread's CPU time over the same span)
-///   and `visits_rows=…` (the visit rows it holds then).
+///   page began to read its visits, or the first time to be built), `visits_first_screen_cpu_ms=…` (the main thread's
+///   CPU time over the same span), `visits_first_screen_wait_ms=…` (the time over the same span it was ready to run
+///   but waited for a core: other processes had them) and `visits_rows=…` (the visit rows it holds then).
 /// - `FARO_STALL_PROBE=SECONDS`: a 2 ms timeout on the main loop records how late each call comes (the gap since the
 ///   previous call minus the period); after `FARO_STALL_WARMUP` seconds (default 5: the list fills up) it measures
 ///   for SECONDS, then prints `stall_p99_ms=… stall_max_ms=… stall_samples=…` (and the stalls over 16 ms, the main
@@ -62,6 +63,30 @@ extension TimingReport {
         return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
     }
 
+    /// How long the calling thread has been ready to run but waiting for a core (the kernel's run-queue delay, the
+    /// second field of `/proc/thread-self/schedstat`), milliseconds; 0 where the kernel does not keep it.
+    static func threadWaitMilliseconds() -> Double {
+        var contents: UnsafeMutablePointer<gchar>?
+        guard g_file_get_contents("/proc/thread-self/schedstat", &contents, nil, nil) != 0, let contents else {
+            return 0
+        }
+        defer { g_free(contents) }
+        let fields = String(cString: contents).split(separator: " ")
+        guard fields.count > 1, let nanoseconds = Double(fields[1]) else { return 0 }
+        return nanoseconds / 1_000_000
+    }
+
+    /// A moment on the calling thread: monotonic time (µs), and its CPU time and time waiting for a core so far (ms).
+    struct Mark: Equatable {
+        var monotonic: Int
+        var cpu: Double
+        var waited: Double
+
+        @MainActor static func now() -> Mark {
+            Mark(monotonic: g_get_monotonic_time(), cpu: threadCPUMilliseconds(), waited: threadWaitMilliseconds())
+        }
+    }
+
     /// After each frame is painted (the frame clock's "after-paint"): the first one that shows the rows of a new
     /// reading of "Lugares visitados".
     fileprivate static func reportVisitsFrames(
@@ -70,17 +95,18 @@ extension TimingReport {
         guard let clock = gtk_widget_get_frame_clock(window.window) else { return }
         var reported = 0
         Signal.connect(clock, "after-paint") { () -> Void in
-            guard let visits = page(), visits.reloadStarted != reported, visits.visitRows > 0,
+            guard let visits = page(), visits.reloadStarted.monotonic != reported, visits.visitRows > 0,
                 window.visiblePage == "visits"
             else { return }
-            reported = visits.reloadStarted
-            let ms = Double(g_get_monotonic_time() - visits.reloadStarted) / 1000
-            let cpu = threadCPUMilliseconds() - visits.reloadStartedCPU
+            let started = visits.reloadStarted
+            reported = started.monotonic
+            let now = Mark.now()
             StandardStreams.writeOutput(
                 String(
-                    cFormat:
-                        "frame=visits visits_first_screen_ms=%.2f visits_first_screen_cpu_ms=%.2f visits_rows=%ld\n",
-                    ms, cpu, visits.visitRows))
+                    cFormat: "frame=visits visits_first_screen_ms=%.2f visits_first_screen_cpu_ms=%.2f "
+                        + "visits_first_screen_wait_ms=%.2f visits_rows=%ld\n",
+                    Double(now.monotonic - started.monotonic) / 1000, now.cpu - started.cpu,
+                    now.waited - started.waited, visits.visitRows))
         }
     }
 }

@@ -32,11 +32,10 @@ final class VisitsPage {
     private var listed: [VisitEntry] = []
     private var listedOn = ""
     /// When the page last began to read and list its visits, or for the first listing when it began to be built (it
-    /// is built when first shown), in monotonic µs; and how many visit rows it lists now: what `FARO_TIMINGS` reports
-    /// at the first frame that shows them.
-    private(set) var reloadStarted = 0
-    /// The main thread's CPU time then (milliseconds), to tell the page's own work from a busy machine.
-    private(set) var reloadStartedCPU = 0.0
+    /// is built when first shown), with the main thread's CPU time and wait for a core then (to tell the page's own
+    /// work from a busy machine); and how many visit rows it lists now: what `FARO_TIMINGS` reports at the first
+    /// frame that shows them.
+    private(set) var reloadStarted: TimingReport.Mark
     private(set) var visitRows = 0
     /// The rows the list box holds (headings included), counted by GTK.
     var shownRows: Int {
@@ -53,8 +52,7 @@ final class VisitsPage {
     }
 
     init(history: any VisitHistory) {
-        reloadStarted = g_get_monotonic_time()
-        reloadStartedCPU = TimingReport.threadCPUMilliseconds()
+        reloadStarted = TimingReport.Mark.now()
         self.history = history
         template = Template("visits-page")
         root = template.widget("root")
@@ -79,10 +77,7 @@ final class VisitsPage {
     /// inserting new ones above 500 others (GTK restyles every row below an insertion), kept the page from showing
     /// for a quarter of a second and more (docs/visits.md).
     func reload() {
-        if generation > 0 {
-            reloadStarted = g_get_monotonic_time()
-            reloadStartedCPU = TimingReport.threadCPUMilliseconds()
-        }
+        if generation > 0 { reloadStarted = TimingReport.Mark.now() }
         let visits = history.visits(limit: VisitsPage.shown)
         // Shown again with nothing new (and still the same day, for "Hoy" and "Ayer"): the rows stay.
         let today = VisitsPage.today()
@@ -104,8 +99,9 @@ final class VisitsPage {
     static func items(_ visits: [VisitEntry]) -> [VisitItem] {
         var items: [VisitItem] = []
         var day: String?
+        let headings = DayHeadings()
         for visit in visits {
-            let heading = dayHeading(visit.enteredAt)
+            let heading = headings.heading(visit.enteredAt)
             if heading != day {
                 day = heading
                 items.append(.heading(heading))
@@ -192,25 +188,7 @@ final class VisitsPage {
     }
 
     /// "Hoy", "Ayer", or the local date with the locale's month name ("2 dic 2026").
-    static func dayHeading(_ seconds: Double) -> String {
-        guard let time = g_date_time_new_from_unix_local(gint64(seconds)), let now = g_date_time_new_now_local()
-        else { return "" }
-        defer {
-            g_date_time_unref(time)
-            g_date_time_unref(now)
-        }
-        func day(_ t: OpaquePointer) -> Int {
-            Int(g_date_time_get_year(t)) * 1000 + Int(g_date_time_get_day_of_year(t))
-        }
-        if day(time) == day(now) { return I18n.tr("Today") }
-        if let yesterday = g_date_time_add_days(now, -1) {
-            defer { g_date_time_unref(yesterday) }
-            if day(time) == day(yesterday) { return I18n.tr("Yesterday") }
-        }
-        guard let text = g_date_time_format(time, "%-d %b %Y") else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
-    }
+    static func dayHeading(_ seconds: Double) -> String { DayHeadings().heading(seconds) }
 
     /// Today's local date ("2026-12-04").
     static func today() -> String {
@@ -231,6 +209,54 @@ final class VisitsPage {
             g_date_time_unref(time)
         }
         return String(cString: text)
+    }
+}
+
+/// The day headings of one listing: "Hoy", "Ayer", or the local date with the locale's month name ("2 dic 2026").
+/// The time zone and today's date are looked up once, not per visit (each lookup of the local zone reads
+/// `/etc/localtime`'s link and status, and 500 visits took a quarter of the page's time), and a date is formatted once
+/// for the visits of the same day in a row (they come newest first).
+final class DayHeadings {
+    private let zone: OpaquePointer
+    private let today: Int
+    private var last: (day: Int, text: String)?
+
+    /// Headings for the time zone `zone` (the local one when nil) with `now` (seconds since 1970) as today.
+    init(zone: OpaquePointer? = nil, now: Double = Double(g_get_real_time()) / 1_000_000) {
+        let zone: OpaquePointer =
+            zone.flatMap { g_time_zone_ref($0) } ?? g_time_zone_new_local() ?? g_time_zone_new_utc()
+        self.zone = zone
+        today = DayHeadings.day(now, in: zone)
+    }
+
+    deinit { g_time_zone_unref(zone) }
+
+    /// The civil day of `seconds` in `zone`: days since 1970-01-01 there.
+    static func day(_ seconds: Double, in zone: OpaquePointer) -> Int {
+        let time = gint64(seconds)
+        let offset = gint64(g_time_zone_get_offset(zone, g_time_zone_find_interval(zone, G_TIME_TYPE_UNIVERSAL, time)))
+        let local = time + offset
+        return Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+    }
+
+    func heading(_ seconds: Double) -> String {
+        let day = DayHeadings.day(seconds, in: zone)
+        if day == today { return I18n.tr("Today") }
+        if day == today - 1 { return I18n.tr("Yesterday") }
+        if let last, last.day == day { return last.text }
+        var text = ""
+        if let utc = g_date_time_new_from_unix_utc(gint64(seconds)) {
+            if let time = g_date_time_to_timezone(utc, zone) {
+                if let formatted = g_date_time_format(time, "%-d %b %Y") {
+                    text = String(cString: formatted)
+                    g_free(formatted)
+                }
+                g_date_time_unref(time)
+            }
+            g_date_time_unref(utc)
+        }
+        last = (day, text)
+        return text
     }
 }
 
