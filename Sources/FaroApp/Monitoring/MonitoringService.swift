@@ -86,6 +86,8 @@ public final class MonitoringService {
     private var planner: ZoneNotificationPlanner
     private var resumeToken: UInt32?
     private var listWanted = false
+    /// What the window's search bar holds (docs/beacons.md, "Search").
+    private var listQuery = SearchQuery.everything
     /// Wall-clock time of the last sighting (a visit open at a sleep ends there).
     private var lastSightingAt: Double?
     /// Between `prepareForSleep` and `resumedFromSleep`.
@@ -189,6 +191,14 @@ public final class MonitoringService {
         sessionInputsChanged()
     }
 
+    /// The beacon list shows only the beacons whose names or identity contain `query` (docs/beacons.md,
+    /// "Search"): the session's thread lists the last tick again with it at once, and every tick after it.
+    public func setListQuery(_ query: SearchQuery) {
+        guard query != listQuery else { return }
+        listQuery = query
+        sessionInputsChanged()
+    }
+
     /// Ticks the session now (with `autoTick` off: tests drive the clock).
     public func tick() { runner?.tickNow() }
 
@@ -224,7 +234,9 @@ public final class MonitoringService {
         return made
     }
 
-    private var inputs: BeaconListInputs { BeaconListInputs(state: scannerState, listWanted: listWanted) }
+    private var inputs: BeaconListInputs {
+        BeaconListInputs(state: scannerState, listWanted: listWanted, query: listQuery)
+    }
 
     private func sessionInputsChanged() {
         let runner = session()
