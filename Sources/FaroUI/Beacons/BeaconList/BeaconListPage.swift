@@ -128,10 +128,13 @@ final class BeaconListPage {
             shownEmptyDetail = update.model.emptyDetail
             gtk_label_set_text(cast(emptyDetail), update.model.emptyDetail)
         }
+        // A new search (docs/beacons.md, "Search") takes effect at once: rows it leaves out go even under the
+        // pointer; with the same search, rows hold still as ever.
+        let searched = update.query != current?.query
         current = update
         let view = viewport(laidOut: displayed.count, count: update.order.count)
         let departed = displayed.reduce(0) { $0 + (update.positions[$1] == nil ? 1 : 0) }
-        let hold = BeaconListPage.keepsPlaces(holding: holding, departedRows: departed)
+        let hold = !searched && BeaconListPage.keepsPlaces(holding: holding, departedRows: departed)
         // While rows hold still, a beacon that left keeps its row (showing its last values) until the re-sort.
         if !hold, departed > 0 {
             for id in displayed where update.positions[id] == nil {
