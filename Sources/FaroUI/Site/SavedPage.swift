@@ -63,9 +63,12 @@ final class SavedListPage {
         for (row, _) in rowIDs { gtk_container_remove(cast(list), row.assumingMemoryBound(to: GtkWidget.self)) }
         rowIDs = [:]
         entries = [:]
-        gtk_label_set_text(
-            cast(empty), query.isEmpty ? nothingSaved : SearchResults.emptyTexts(query, localize: I18n.localizer).title)
-        for entry in SearchResults.saved(services.savedSites(), matching: query) {
+        let emptyText = query.isEmpty ? nothingSaved : SearchResults.emptyTexts(query, localize: I18n.localizer).title
+        gtk_label_set_text(cast(empty), emptyText)
+        let shown = SearchResults.saved(services.savedSites(), matching: query)
+        // GTK keeps a list box's placeholder out of the accessibility tree: the list says it in its description.
+        setAccessibleDescription(list, shown.isEmpty ? emptyText : "")
+        for entry in shown {
             entries[entry.id] = entry
             let view = Template("saved-row")
             let row = view.widget("row")

@@ -95,8 +95,10 @@ final class VisitsPage {
         }
         let latest = history.visits(limit: VisitsPage.shown)
         let visits = SearchResults.visits(latest, matching: query)
-        gtk_label_set_text(
-            cast(empty), query.isEmpty ? noVisits : SearchResults.emptyTexts(query, localize: I18n.localizer).title)
+        let emptyText = query.isEmpty ? noVisits : SearchResults.emptyTexts(query, localize: I18n.localizer).title
+        gtk_label_set_text(cast(empty), emptyText)
+        // GTK keeps a list box's placeholder out of the accessibility tree: the list says it in its description.
+        setAccessibleDescription(list, visits.isEmpty ? emptyText : "")
         // Shown again with nothing new (and still the same day, for "Hoy" and "Ayer"): the rows stay.
         let today = VisitsPage.today()
         if generation > 0, visits == listed, today == listedOn, updated == items.count, rows.count == items.count {

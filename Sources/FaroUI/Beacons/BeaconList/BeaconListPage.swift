@@ -30,6 +30,9 @@ final class BeaconListPage {
     var rowIdentity: [UnsafeMutableRawPointer: BeaconIdentity] = [:]
     private var shownEmptyTitle: String?
     private var shownEmptyDetail: String?
+    /// The list's accessible description: the empty state's words while no row is listed (GTK keeps a list box's
+    /// placeholder out of the accessibility tree), nothing otherwise.
+    private var shownDescription = ""
     var refreshQueued = false
     /// The last list shown: every row's model and revision, rows not built yet included.
     var current: BeaconListUpdate?
@@ -127,6 +130,11 @@ final class BeaconListPage {
         if update.model.emptyDetail != shownEmptyDetail {
             shownEmptyDetail = update.model.emptyDetail
             gtk_label_set_text(cast(emptyDetail), update.model.emptyDetail)
+        }
+        let description = update.order.isEmpty ? update.model.emptyTitle + "\n" + update.model.emptyDetail : ""
+        if description != shownDescription {
+            shownDescription = description
+            setAccessibleDescription(list, description)
         }
         // A new search (docs/beacons.md, "Search") takes effect at once: rows it leaves out go even under the
         // pointer; with the same search, rows hold still as ever.
