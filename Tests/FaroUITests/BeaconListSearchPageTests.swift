@@ -74,4 +74,43 @@ struct BeaconListSearchPageTests {
         page.refresh()
         #expect(Array(shownOrder(page).prefix(20)) == all.order.prefix(20).map { Optional($0) })
     }
+
+    @Test(.enabled(if: ReadableTextViewTests.available, Comment(rawValue: RequiredTool.xvfb.reason)))
+    func withASearchTypedRowsHoldStillUnderThePointer() throws {
+        try ReadableTextViewTests.gtk()
+        func snapshot(reversed: Bool) -> RangingSnapshot {
+            var beacons: [RangedBeacon] = []
+            for i in 0..<20 {
+                let d = reversed ? 10 - Double(i) * 0.4 : 1 + Double(i) * 0.4
+                beacons.append(ranged(major: UInt16(i % 4 + 1), minor: UInt16(i / 4 + 1), distance: d))
+            }
+            return RangingSnapshot(time: 1, beacons: beacons.sorted { ($0.distance ?? 0) < ($1.distance ?? 0) })
+        }
+        var builder = BeaconListBuilder(localize: .english)
+        let page = BeaconListPage()
+        let window = try #require(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        defer { gtk_widget_destroy(window) }
+        gtk_window_set_default_size(cast(window), 500, 700)
+        gtk_container_add(cast(window), page.root)
+        gtk_widget_show_all(window)
+        page.show(builder.update(snapshot: snapshot(reversed: false), catalog: CatalogIndex(), state: .scanning))
+        ReadableTextViewTests.runMainLoop { page.shownRows == 20 }
+        // The pointer rests on the list while "3/" is typed: the rows it leaves out go at once all the same.
+        page.pointerInside = true
+        let query = SearchQuery("3/")
+        let first = builder.update(
+            snapshot: snapshot(reversed: false), catalog: CatalogIndex(), state: .scanning, query: query)
+        page.show(first)
+        #expect(shownOrder(page) == first.order.map { Optional($0) })
+        // Same search, the beacons' order reversed: the rows hold still under the pointer.
+        let moved = builder.update(
+            snapshot: snapshot(reversed: true), catalog: CatalogIndex(), state: .scanning, query: query)
+        #expect(moved.order == first.order.reversed())
+        page.show(moved)
+        #expect(shownOrder(page) == first.order.map { Optional($0) })
+        // The pointer leaves (and the grace passes): the list takes the new order.
+        page.pointerInside = false
+        page.show(moved)
+        #expect(shownOrder(page) == moved.order.map { Optional($0) })
+    }
 }
