@@ -23,6 +23,10 @@
 #      RSSI noise so distances and order move every second): Faro with the window open and FARO_STALL_PROBE, a 2 ms
 #      main-loop timeout that records how late each call comes, over STALL_SECONDS after a STALL_WARMUP (the list
 #      fills up). Goal: no stall longer than 16 ms.
+#   2b. The same, with a search typed in the list's bar (docs/beacons.md, "Search"): two seconds after the start, in
+#      the warm-up, the window gets Ctrl+F and "5/" as real key presses (xdotool), which leaves the 100 beacons of
+#      major 5 listed; the probe measures the filtered list updating at 1 Hz while all 1,000 are heard and ranged.
+#      The run fails unless 100 rows are shown at the end. Goal: no stall longer than 16 ms.
 #   3. The same, with one beacon's page ("Detalles") open over the list, its chart redrawing once a second: the page
 #      is opened as the row menu's item opens it, through the app.details action on the session bus, as soon as Faro
 #      is on the bus (before the warm-up ends). The probe also reports the charts drawn while it measured (the run
@@ -36,8 +40,8 @@
 #
 # Builds only the C window and the timing library (cc, gtk+-3.0). Environment: FARO (release faro binary; default
 # .build-win/release/faro, else $FARO_BIN_DIR/faro; faro-backend beside it); WINDOW_ROUNDS (default 7; 0 skips
-# part 1: only the stall probe runs); STALL_SECONDS (default 60; 0 skips parts 2 and 3; STALL_LIST=0 or
-# STALL_PAGE=0 skips one of them); STALL_WARMUP (default 5); VISITS_ROUNDS (default 7; 0 skips part 4); VISITS_ROWS
+# part 1: only the stall probe runs); STALL_SECONDS (default 60; 0 skips parts 2, 2b and 3; STALL_LIST=0,
+# STALL_SEARCH=0 or STALL_PAGE=0 skips one of them); STALL_WARMUP (default 5); VISITS_ROUNDS (default 7; 0 skips part 4); VISITS_ROWS
 # (default 50000); BENCH_OUT (default bench-out). Whole run: about 4 minutes. Prints key=value lines:
 #   window_first_frame_faro_ms=… window_first_frame_c_ms=… window_first_frame_ratio=… window_first_frame_goal_1_35x=yes|no
 #   window_peak_rss_faro_kb=… window_peak_rss_c_kb=… window_rss_ratio=…
@@ -48,6 +52,7 @@
 #   window_1000_stall_over_16ms=… window_1000_stall_goal_16ms=yes|no
 #   window_1000_busy_p99_ms=… window_1000_busy_max_ms=… window_1000_stall_warmup_max_ms=… window_1000_rows_shown=…
 #   window_1000_seconds=…
+#   window_1000_search_… (the same keys as window_1000_…, with "5/" typed in the search bar)
 #   window_1000_page_… (the same keys as window_1000_…, with the page open) window_1000_page_charts_drawn=…
 #   visits_first_screen_own_ms=… (median of the spans less the main thread's wait for a core: the goal's)
 #   visits_first_screen_ms=… (median span) visits_first_screen_best_ms=… visits_first_screen_max_ms=…
@@ -69,7 +74,7 @@ if [ -z "${FARO:-}" ]; then
 fi
 [ -x "$FARO" ] || die "no faro at $FARO (build with: swift build -c release --static-swift-stdlib --scratch-path .build-win --product faro)"
 FARO="$(cd "$(dirname "$FARO")" && pwd)/$(basename "$FARO")"
-for tool in Xvfb dbus-run-session pkg-config cc xdpyinfo; do
+for tool in Xvfb dbus-run-session pkg-config cc xdpyinfo xdotool; do
     command -v "$tool" >/dev/null || die "$tool not found"
 done
 PY=/usr/bin/python3
@@ -92,6 +97,7 @@ STALL_SECONDS="${STALL_SECONDS:-60}"
 STALL_WARMUP="${STALL_WARMUP:-5}"
 STALL_LIST="${STALL_LIST:-1}"
 STALL_PAGE="${STALL_PAGE:-1}"
+STALL_SEARCH="${STALL_SEARCH:-1}"
 VISITS_ROUNDS="${VISITS_ROUNDS:-7}"
 VISITS_ROWS="${VISITS_ROWS:-50000}"
 OUT="${BENCH_OUT:-bench-out}/window"
@@ -165,11 +171,12 @@ if [ "$ROUNDS" -gt 0 ]; then
 fi
 
 # 2. and 3. 1,000 beacons at 1 Hz with the stall probe: the list alone, then with one beacon's page open.
-# stall_run PREFIX [PAGE]: runs Faro with the probe; with PAGE (UUID:MAJOR:MINOR), opens that beacon's page
+# stall_run PREFIX [PAGE [QUERY]]: runs Faro with the probe; with PAGE (UUID:MAJOR:MINOR), opens that beacon's page
 # ("Detalles") as soon as Faro is on the session bus, through its app.details action (what the row menu's item
-# calls), so it is open and redrawing its chart before the warm-up ends. Appends PREFIX_… lines to the results.
+# calls), so it is open and redrawing its chart before the warm-up ends; with QUERY, types it into the list's search
+# bar (Ctrl+F, then the keys) two seconds after the start, within the warm-up. Appends PREFIX_… lines to the results.
 stall_run() {
-    local prefix=$1 page=${2:-} line max status=0 limit
+    local prefix=$1 page=${2:-} query=${3:-} line max status=0 limit
     FARO_STALL_PROBE="$STALL_SECONDS" FARO_STALL_WARMUP="$STALL_WARMUP" \
         "$FARO" --source replay "$OUT/beacons1000.jsonl" --no-tray >"$OUT/$prefix.txt" 2>"$OUT/$prefix.log" &
     FARO_PID=$!
@@ -181,6 +188,17 @@ stall_run() {
         gdbus call --session --dest io.github.faro.Faro --object-path /io/github/faro/Faro \
             --method org.gtk.Actions.Activate details "[<'$page'>]" '{}' >/dev/null \
             || die "$prefix: app.details did not answer"
+    fi
+    if [ -n "$query" ]; then
+        # No window manager here: the keyboard goes to the window the X server's input focus is set on. Typed
+        # within the warm-up: the probe measures the filtered list at 1 Hz (opening the bar is in the warm-up's max).
+        sleep 2
+        win="$(xdotool search --onlyvisible --name '^Faro$' | head -n 1)"
+        [ -n "$win" ] || die "$prefix: no Faro window to type into"
+        xdotool windowfocus --sync "$win" key ctrl+f
+        # The bar's entry takes keys once it is shown.
+        sleep 1
+        xdotool type --delay 150 "$query"
     fi
     limit=$((STALL_WARMUP + STALL_SECONDS + 60))
     # The probe only prints its line; the benchmark ends Faro once it is there, and gives it 10 s to quit.
@@ -212,6 +230,10 @@ stall_run() {
     echo "${prefix}_busy_p99_ms=$(kv stall_busy_p99_ms) ${prefix}_busy_max_ms=$(kv stall_busy_max_ms)" \
         "${prefix}_stall_warmup_max_ms=$(kv stall_warmup_max_ms) ${prefix}_rows_shown=$(kv stall_rows)" \
         "${prefix}_seconds=$STALL_SECONDS" >>"$FARO_WINDOW_BENCH_RESULTS"
+    if [ -n "$query" ]; then
+        echo "${prefix}_query=$query" >>"$FARO_WINDOW_BENCH_RESULTS"
+        [ "$(kv stall_rows)" = 100 ] || die "$prefix: $(kv stall_rows) rows shown with \"$query\" typed, not 100"
+    fi
     if [ -n "$page" ]; then
         # The page was open and its chart redrew (about once a second) while the probe measured.
         echo "${prefix}_charts_drawn=$(kv stall_charts_drawn)" >>"$FARO_WINDOW_BENCH_RESULTS"
@@ -221,6 +243,8 @@ stall_run() {
 
 if [ "$STALL_SECONDS" -gt 0 ]; then
     [ "$STALL_LIST" = 0 ] || stall_run window_1000
+    # "5/": the 100 beacons of major 5 (titled 5/1 … 5/100: make_replay.py's majors run from 1 to 10).
+    [ "$STALL_SEARCH" = 0 ] || stall_run window_1000_search "" "5/"
     # The first beacon of make_replay.py (major 1, minor 1), heard every second throughout.
     [ "$STALL_PAGE" = 0 ] || stall_run window_1000_page "fa20de30-0b1e-4c5a-9b5e-d3a0be0c0de1:1:1"
 fi

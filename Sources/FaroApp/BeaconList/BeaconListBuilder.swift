@@ -21,6 +21,28 @@ public struct BeaconListBuilder: Sendable {
         var listed: UInt64
         /// The distance step `row.distanceText` shows (`DistanceText.step`).
         var distanceStep: Int
+        /// The names and identity folded for a search (`SearchText`), made the first time a query needs them and
+        /// again only when the names change.
+        var searchText: String?
+
+        /// The names for `entry`, made again if the catalog entry changed.
+        mutating func rename(_ identity: BeaconIdentity, entry: CatalogPlace?, words: Words) {
+            guard self.entry != entry else { return }
+            (title, subtitle) = BeaconListBuilder.names(identity, entry: entry, unknownTemplate: words.unknownTemplate)
+            self.entry = entry
+            searchText = nil
+        }
+
+        /// Whether the beacon's names or identity contain `query` (with its names as of `entry`).
+        mutating func matches(
+            _ query: SearchQuery, identity: BeaconIdentity, entry: CatalogPlace?, words: Words
+        ) -> Bool {
+            rename(identity, entry: entry, words: words)
+            if searchText == nil {
+                searchText = SearchText.fold(fields: [title, subtitle] + identity.searchFields)
+            }
+            return query.matches(folded: searchText ?? "")
+        }
 
         /// The beacon's row at `generation`, built from what is remembered of it: the names again only when its
         /// catalog entry changed, the revision kept when the row came out the same.
@@ -28,11 +50,7 @@ public struct BeaconListBuilder: Sendable {
             _ beacon: RangedBeacon, entry: CatalogPlace?, words: Words, generation: UInt64
         ) -> (BeaconRowModel, UInt64) {
             let proximityText = words[beacon.proximity]
-            if self.entry != entry {
-                (title, subtitle) = BeaconListBuilder.names(
-                    beacon.identity, entry: entry, unknownTemplate: words.unknownTemplate)
-                self.entry = entry
-            }
+            rename(beacon.identity, entry: entry, words: words)
             // The distance text only changes when its shown step does (most ticks move a beacon by less).
             let step = DistanceText.step(beacon.distance)
             let distance = step == distanceStep ? row.distanceText : DistanceText.approximate(step: step)
@@ -109,10 +127,13 @@ public struct BeaconListBuilder: Sendable {
         words = Words(localize: localize)
     }
 
-    /// The list for `snapshot` (nearest first, as the engine sorted it; a repeated identity is listed once).
+    /// The list for `snapshot` (nearest first, as the engine sorted it; a repeated identity is listed once): the
+    /// beacons whose names or identity contain `query` (all of them for an empty query). Beacons the query leaves
+    /// out are still remembered (their names, and their folded search text): a change of query or a beacon that
+    /// comes to match costs one row, not the names again.
     public mutating func update(
         snapshot: RangingSnapshot, catalog: CatalogIndex,
-        state: ScannerState
+        state: ScannerState, query: SearchQuery = .everything
     ) -> BeaconListUpdate {
         generation += 1
         let count = snapshot.beacons.count
@@ -125,42 +146,54 @@ public struct BeaconListBuilder: Sendable {
         order.reserveCapacity(count)
         positions.reserveCapacity(count)
         remembered.reserveCapacity(count)
+        /// The distinct beacons of the snapshot (listed or left out by the query).
+        var heard = 0
         for beacon in snapshot.beacons {
             let id = beacon.identity
-            // One lookup in the usual case (an engine's snapshot names each identity once); a repeat is put back
-            // where it was first listed.
-            if let first = positions.updateValue(rows.count, forKey: id) {
-                positions[id] = first
-                continue
-            }
-            let entry = catalog.place(for: id)
+            let entry: CatalogPlace?
             let row: BeaconRowModel
             let revision: UInt64
             if let r = remembered.index(forKey: id) {
+                // A repeat (an engine's snapshot names each identity once) stays where it was first listed.
+                if remembered.values[r].listed == generation { continue }
+                heard += 1
+                entry = catalog.place(for: id)
+                if !query.isEmpty, !remembered.values[r].matches(query, identity: id, entry: entry, words: words) {
+                    remembered.values[r].listed = generation
+                    continue
+                }
                 (row, revision) = remembered.values[r].relist(
                     beacon, entry: entry, words: words, generation: generation)
             } else {
+                heard += 1
+                entry = catalog.place(for: id)
                 row = BeaconListBuilder.row(beacon, entry: entry, words: words)
                 revision = generation
-                remembered[id] = Remembered(
+                var new = Remembered(
                     entry: entry, title: row.title, subtitle: row.subtitle, row: row, revision: revision,
                     listed: generation, distanceStep: DistanceText.step(beacon.distance))
+                let matches = query.isEmpty || new.matches(query, identity: id, entry: entry, words: words)
+                remembered[id] = new
+                if !matches { continue }
             }
+            positions[id] = rows.count
             rows.append(row)
             revisions.append(revision)
             order.append(id)
         }
-        // Beacons that left are forgotten: one coming back is a new row. Every listed beacon is remembered, so
-        // there are more remembered than rows exactly when some left.
-        if remembered.count > rows.count {
+        // Beacons that left are forgotten: one coming back is a new row. Every beacon heard is remembered, so
+        // there are more remembered than heard exactly when some left.
+        if remembered.count > heard {
             let listed = generation
             remembered = remembered.filter { $0.value.listed == listed }
         }
-        let empty = state.emptyTexts(localize)
+        let empty =
+            rows.isEmpty && !query.isEmpty
+            ? SearchResults.emptyTexts(query, localize: localize) : state.emptyTexts(localize)
         return BeaconListUpdate(
             generation: generation,
             model: BeaconListViewModel(rows: rows, emptyTitle: empty.title, emptyDetail: empty.detail),
-            revisions: revisions, order: order, positions: positions)
+            revisions: revisions, order: order, positions: positions, query: query)
     }
 
     /// The list for one snapshot, built afresh (no earlier list to compare with).

@@ -6,10 +6,13 @@ public struct BeaconListInputs: Sendable, Equatable {
     public var state: ScannerState
     /// Whether to build rows (only while the window is open); the counts come either way.
     public var listWanted: Bool
+    /// What the window's search bar holds: the list has only the beacons that match it.
+    public var query: SearchQuery
 
-    public init(state: ScannerState, listWanted: Bool) {
+    public init(state: ScannerState, listWanted: Bool, query: SearchQuery = .everything) {
         self.state = state
         self.listWanted = listWanted
+        self.query = query
     }
 }
 
@@ -55,7 +58,8 @@ public final class BeaconListStage: BeaconSessionStage, @unchecked Sendable {
                 outputs.append(.region(event))
             case .ranged(let ranged):
                 if inputs.listWanted {
-                    let built = builder.update(snapshot: ranged.snapshot, catalog: ranged.catalog, state: inputs.state)
+                    let built = builder.update(
+                        snapshot: ranged.snapshot, catalog: ranged.catalog, state: inputs.state, query: inputs.query)
                     delivered.append(built)
                     if delivered.count > 2 { delivered.removeFirst() }
                     publish(built)

@@ -14,6 +14,8 @@ public struct BeaconListUpdate: Sendable {
     public var order: [BeaconIdentity]
     /// Each identity's index in `model.rows`.
     public var positions: [BeaconIdentity: Int]
+    /// The search the rows were chosen by (`SearchQuery.everything`: every beacon heard).
+    public var query: SearchQuery = .everything
 
     /// A beacon's row and its revision, or nil when the beacon is not in the list.
     public func row(_ identity: BeaconIdentity) -> (model: BeaconRowModel, revision: UInt64)? {

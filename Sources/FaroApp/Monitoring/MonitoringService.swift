@@ -90,6 +90,8 @@ public final class MonitoringService {
     private var planner: ZoneNotificationPlanner
     private var resumeToken: UInt32?
     private var listWanted = false
+    /// What the window's search bar holds (docs/beacons.md, "Search").
+    private var listQuery = SearchQuery.everything
     /// The visits this run opened and has not ended, by region: the wall-clock time the entry was stamped with
     /// and the machine's monotonic time then. A visit ends at its entry plus the monotonic time since
     /// (docs/visits.md), so a wall clock stepped while it is open neither stretches it by hours nor makes it
@@ -217,6 +219,14 @@ public final class MonitoringService {
         sessionInputsChanged()
     }
 
+    /// The beacon list shows only the beacons whose names or identity contain `query` (docs/beacons.md,
+    /// "Search"): the session's thread lists the last tick again with it at once, and every tick after it.
+    public func setListQuery(_ query: SearchQuery) {
+        guard query != listQuery else { return }
+        listQuery = query
+        sessionInputsChanged()
+    }
+
     /// Ticks the session now (with `autoTick` off: tests drive the clock).
     public func tick() { runner?.tickNow() }
 
@@ -252,7 +262,9 @@ public final class MonitoringService {
         return made
     }
 
-    private var inputs: BeaconListInputs { BeaconListInputs(state: scannerState, listWanted: listWanted) }
+    private var inputs: BeaconListInputs {
+        BeaconListInputs(state: scannerState, listWanted: listWanted, query: listQuery)
+    }
 
     private func sessionInputsChanged() {
         let runner = session()

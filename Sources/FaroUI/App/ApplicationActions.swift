@@ -52,6 +52,8 @@ final class ApplicationActions {
         autostart = addToggle("autostart", initially: autostartEnabled) { wanted, _ in handlers.setAutostart(wanted) }
         setAccels("app.quit", ["<Control>q"])
         setAccels("app.preferences", ["<Control>comma"])
+        // The main window's own action (MainWindow): opens the search bar over the list shown.
+        setAccels("win.search", ["<Control>f"])
     }
 
     /// Brings the "Start at login" check item in line (the setting changed from outside).

@@ -18,6 +18,13 @@ final class SavedListPage {
     private var entries: [Int64: SavedSiteSummary] = [:]
     /// Whether the list was read from the store yet: it is read when the page is first shown.
     private var loaded = false
+    /// The search bar's text: only the pages that match it are listed (docs/beacons.md, "Search").
+    var query = SearchQuery.everything {
+        didSet { if loaded, query != oldValue { reload() } }
+    }
+    /// The empty list's label, and what it says with nothing saved (with a search: "Sin resultados para «…»").
+    private let empty: UnsafeMutablePointer<GtkWidget>
+    private let nothingSaved: String
 
     init(services: any SiteServices) {
         self.services = services
@@ -25,7 +32,9 @@ final class SavedListPage {
         root = template.widget("root")
         list = template.widget("list")
         Relayout.whenShown(list)
-        gtk_list_box_set_placeholder(cast(list), template.widget("empty"))
+        empty = template.widget("empty")
+        nothingSaved = gtk_label_get_text(cast(empty)).map { String(cString: $0) } ?? ""
+        gtk_list_box_set_placeholder(cast(list), empty)
         Signal.connect(
             list, "row-activated",
             pointer: { [weak self] row in
@@ -54,7 +63,12 @@ final class SavedListPage {
         for (row, _) in rowIDs { gtk_container_remove(cast(list), row.assumingMemoryBound(to: GtkWidget.self)) }
         rowIDs = [:]
         entries = [:]
-        for entry in services.savedSites() {
+        let emptyText = query.isEmpty ? nothingSaved : SearchResults.emptyTexts(query, localize: I18n.localizer).title
+        gtk_label_set_text(cast(empty), emptyText)
+        let shown = SearchResults.saved(services.savedSites(), matching: query)
+        // GTK keeps a list box's placeholder out of the accessibility tree: the list says it in its description.
+        setAccessibleDescription(list, shown.isEmpty ? emptyText : "")
+        for entry in shown {
             entries[entry.id] = entry
             let view = Template("saved-row")
             let row = view.widget("row")

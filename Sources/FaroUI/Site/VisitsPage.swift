@@ -17,6 +17,14 @@ final class VisitsPage {
     private var places: [UnsafeMutableRawPointer: CatalogPlace] = [:]
     /// A visit was chosen.
     var onOpen: (CatalogPlace) -> Void = { _ in }
+    /// The search bar's text: only the visits that match it are listed (docs/beacons.md, "Search"; among the
+    /// `shown` latest).
+    var query = SearchQuery.everything {
+        didSet { if generation > 0, query != oldValue { reload() } }
+    }
+    /// The empty list's label, and what it says with no visits (with a search: "Sin resultados para «…»").
+    private let empty: UnsafeMutablePointer<GtkWidget>
+    private let noVisits: String
     /// How many visits the page lists (a year of visits is 50,000 rows; the page shows the latest).
     static let shown = 500
     /// Rows brought up to date before the page's first frame (more than a tall window shows), then per idle callback.
@@ -58,7 +66,9 @@ final class VisitsPage {
         root = template.widget("root")
         list = template.widget("list")
         Relayout.whenShown(list)
-        gtk_list_box_set_placeholder(cast(list), template.widget("empty"))
+        empty = template.widget("empty")
+        noVisits = gtk_label_get_text(cast(empty)).map { String(cString: $0) } ?? ""
+        gtk_list_box_set_placeholder(cast(list), empty)
         FormDialog.nameAfterLabel(template.widget("clear"))
         Signal.connect(
             list, "row-activated",
@@ -78,7 +88,12 @@ final class VisitsPage {
     /// for a quarter of a second and more (docs/visits.md).
     func reload() {
         if generation > 0 { reloadStarted = TimingReport.Mark.now() }
-        let visits = history.visits(limit: VisitsPage.shown)
+        let latest = history.visits(limit: VisitsPage.shown)
+        let visits = SearchResults.visits(latest, matching: query)
+        let emptyText = query.isEmpty ? noVisits : SearchResults.emptyTexts(query, localize: I18n.localizer).title
+        gtk_label_set_text(cast(empty), emptyText)
+        // GTK keeps a list box's placeholder out of the accessibility tree: the list says it in its description.
+        setAccessibleDescription(list, visits.isEmpty ? emptyText : "")
         // Shown again with nothing new (and still the same day, for "Hoy" and "Ayer"): the rows stay.
         let today = VisitsPage.today()
         if generation > 0, visits == listed, today == listedOn, updated == items.count, rows.count == items.count {
@@ -91,7 +106,7 @@ final class VisitsPage {
         updated = 0
         visitRows = 0
         updateSome(VisitsPage.firstScreen)
-        gtk_widget_set_sensitive(template.widget("clear"), visits.isEmpty ? 0 : 1)
+        gtk_widget_set_sensitive(template.widget("clear"), latest.isEmpty ? 0 : 1)
         if updated < items.count || rows.count > items.count { afterNextFrame(generation) }
     }
 

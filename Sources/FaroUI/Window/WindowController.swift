@@ -22,6 +22,8 @@ final class WindowController {
     private let listFeed: BeaconListFeed
     /// The user is closing the window (before it goes).
     var onClosing: () -> Void = {}
+    /// What the window's search bar holds: every list it filters follows it (docs/beacons.md, "Search").
+    private var query = SearchQuery.everything
 
     init(
         application: UnsafeMutablePointer<GtkApplication>, menu: UnsafeMutablePointer<GMenuModel>,
@@ -110,6 +112,7 @@ final class WindowController {
             // Guardados and Lugares visitados are built when first shown (LazyPage), not before the first frame.
             let page = LazyPage { [weak self] in
                 let saved = SavedListPage(services: services)
+                saved.query = self?.query ?? .everything
                 saved.onOpen = { [weak self] entry in self?.openSaved(entry.id, title: entry.title) }
                 self?.savedPage = saved
                 return saved.root
@@ -120,6 +123,7 @@ final class WindowController {
         if let history = environment.visitHistory {
             let page = LazyPage { [weak self] in
                 let visits = VisitsPage(history: history)
+                visits.query = self?.query ?? .everything
                 visits.onOpen = { [weak self] place in self?.open(place) }
                 self?.visitsPage = visits
                 return visits.root
@@ -139,6 +143,7 @@ final class WindowController {
             self?.environment.outbox?.retryNow()
         }
         if environment.outbox != nil { w.onOutboxDetails = { [weak self] in self?.showOutboxPanel() } }
+        w.onSearch = { [weak self] text in self?.search(SearchQuery(text)) }
         Signal.connect(
             w.window, "delete-event",
             returning: { [weak self] in
@@ -152,8 +157,19 @@ final class WindowController {
         return w
     }
 
+    /// The search bar's text changed: the beacon list is filtered where its rows are built (the session's thread),
+    /// Guardados and Lugares visitados before their rows are made.
+    private func search(_ query: SearchQuery) {
+        guard query != self.query else { return }
+        self.query = query
+        monitoring.setListQuery(query)
+        savedPage?.query = query
+        visitsPage?.query = query
+    }
+
     private func windowDestroyed() {
         returnPage = "beacons"
+        search(.everything)
         sitePage?.leave()
         sitePage = nil
         savedPage = nil

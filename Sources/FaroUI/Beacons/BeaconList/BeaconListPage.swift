@@ -30,6 +30,9 @@ final class BeaconListPage {
     var rowIdentity: [UnsafeMutableRawPointer: BeaconIdentity] = [:]
     private var shownEmptyTitle: String?
     private var shownEmptyDetail: String?
+    /// The list's accessible description: the empty state's words while no row is listed (GTK keeps a list box's
+    /// placeholder out of the accessibility tree), nothing otherwise.
+    private var shownDescription = ""
     var refreshQueued = false
     /// The last list shown: every row's model and revision, rows not built yet included.
     var current: BeaconListUpdate?
@@ -44,6 +47,12 @@ final class BeaconListPage {
     /// building, and 40 at once stalled the main loop for 20–30 ms); then per idle callback.
     static let firstRows = 16
     static let rowsPerBatch = 8
+    /// Rows of beacons no longer listed that are removed in the update itself; past that, those below the window
+    /// are removed from idle callbacks (`dismiss`).
+    static let rowsRemovedAtOnce = 16
+    /// Rows no longer listed, below every listed row, still in the list box: removed a few per idle callback.
+    private var leaving: [BeaconRow] = []
+    private var removalQueued = false
     /// Main-thread time per idle callback for bringing the rows around the screen up to date (seconds).
     static let sliceBudget = 0.003
     /// Called when the user activates a row (a single click, or Enter on the focused row).
@@ -128,12 +137,22 @@ final class BeaconListPage {
             shownEmptyDetail = update.model.emptyDetail
             gtk_label_set_text(cast(emptyDetail), update.model.emptyDetail)
         }
+        let description = update.order.isEmpty ? update.model.emptyTitle + "\n" + update.model.emptyDetail : ""
+        if description != shownDescription {
+            shownDescription = description
+            setAccessibleDescription(list, description)
+        }
+        // A new search (docs/beacons.md, "Search") takes effect at once: rows it leaves out go even under the
+        // pointer; with the same search, rows hold still as ever.
+        let searched = update.query != current?.query
         current = update
         let view = viewport(laidOut: displayed.count, count: update.order.count)
         let departed = displayed.reduce(0) { $0 + (update.positions[$1] == nil ? 1 : 0) }
-        let hold = BeaconListPage.keepsPlaces(holding: holding, departedRows: departed)
+        let hold = !searched && BeaconListPage.keepsPlaces(holding: holding, departedRows: departed)
         // While rows hold still, a beacon that left keeps its row (showing its last values) until the re-sort.
-        if !hold, departed > 0 {
+        if !hold, departed > BeaconListPage.rowsRemovedAtOnce {
+            dismiss(departed: departed, update: update, window: view.window)
+        } else if !hold, departed > 0 {
             for id in displayed where update.positions[id] == nil {
                 guard let row = rows.removeValue(forKey: id) else { continue }
                 let key = UnsafeMutableRawPointer(row.row)
@@ -154,6 +173,65 @@ final class BeaconListPage {
         if hold { wanted = displayed }
         arrange(view)
         if unbuilt { queueBuild() }
+    }
+
+    /// Many rows leave at once (a search typed, a crowd gone): removing and freeing a row costs GTK about as much as
+    /// building one, so removing hundreds in one update stalled the main loop for hundreds of milliseconds. Instead
+    /// the rows that stay are put first (or the leaving ones last: whichever moves fewer rows, each a re-insertion),
+    /// the leaving rows that would show on screen or near it are removed now, and the others, below every row that
+    /// stays, are removed a few at a time from idle callbacks (`removeSome`), bottom first.
+    private func dismiss(departed: Int, update: BeaconListUpdate, window: Range<Int>) {
+        let staying = displayed.filter { update.positions[$0] != nil }
+        let going = displayed.filter { update.positions[$0] == nil }
+        if staying.count <= going.count {
+            // Keys below every old one (all >= 0), in order: the rows not moved yet keep the list sorted.
+            for (j, id) in staying.enumerated() {
+                guard let row = rows[id] else { continue }
+                position[UnsafeMutableRawPointer(row.row)] = j - staying.count
+                gtk_list_box_row_changed(cast(row.row))
+            }
+        } else {
+            // Keys above every old one, in order.
+            let top = 2 * displayed.count
+            for (k, id) in going.enumerated() {
+                guard let row = rows[id] else { continue }
+                position[UnsafeMutableRawPointer(row.row)] = top + k
+                gtk_list_box_row_changed(cast(row.row))
+            }
+        }
+        var leavingNow: [BeaconRow] = []
+        for (k, id) in going.enumerated() {
+            guard let row = rows.removeValue(forKey: id) else { continue }
+            let key = UnsafeMutableRawPointer(row.row)
+            rowIdentity[key] = nil
+            // Sorted after every row (`compare`): rows built from now on go in above them.
+            position[key] = nil
+            if staying.count + k < window.upperBound { leavingNow.append(row) } else { leaving.append(row) }
+        }
+        for row in leavingNow { gtk_container_remove(cast(list), row.row) }
+        displayed = staying
+        renumber()
+        if !leaving.isEmpty { queueRemoval() }
+    }
+
+    private func queueRemoval() {
+        guard !removalQueued else { return }
+        removalQueued = true
+        MainThread.run { [weak self] in
+            guard let self else { return }
+            self.removalQueued = false
+            self.removeSome()
+        }
+    }
+
+    /// Removes and frees leaving rows, bottom first, for up to `sliceBudget` (at least one row).
+    private func removeSome() {
+        let start = g_get_monotonic_time()
+        while let row = leaving.popLast() {
+            gtk_container_remove(cast(list), row.row)
+            if Double(g_get_monotonic_time() - start) / 1e6 >= BeaconListPage.sliceBudget { break }
+        }
+        if !leaving.isEmpty { queueRemoval() }
     }
 
     /// A new row, filled and added at the end of the list (`arrange` moves it where it belongs).
