@@ -12,6 +12,7 @@ import os
 import sqlite3
 import subprocess
 import time
+import unicodedata
 
 import pyatspi
 from atspi_driver import active_window, describe_windows, fail, wait_for, window_title, xdotool  # noqa: E402
@@ -220,6 +221,34 @@ def step_back_with_escape():
     return back_to_the_row("Escape")
 
 
+def shown_rows():
+    return [n for n in window.findChildren(list_row) if n.showing]
+
+
+def step_search():
+    """Ctrl+F puts the focus in "Buscar"; the opened place's business typed without accents or capitals leaves only
+    its rows; Escape empties and closes the bar and the other rows come back."""
+    business = opened["place"].split(", ")[1]
+    others = [n.name for n in shown_rows() if business not in n.name]
+    if not others:
+        fail(f"no row other than {business!r} to see the search leave out")
+    key("ctrl+f")
+    entry = wait_for("the focus in Buscar", lambda: (n := focused()) and n.roleName == "text" and n.name == "Buscar"
+                     and n, timeout=10)
+    typed = "".join(c for c in unicodedata.normalize("NFD", business) if not unicodedata.combining(c)).lower()
+    xdotool("type", "--delay", "60", typed)
+    wait_for(f"only {business!r} listed after typing {typed!r}",
+             lambda: (rows := shown_rows()) and all(business in n.name for n in rows), timeout=10)
+    if entry.text != typed:
+        fail(f"the search entry holds {entry.text!r}, not {typed!r}")
+    key("Escape")
+    wait_for("the other rows back after Escape",
+             lambda: any(business not in n.name for n in shown_rows()), timeout=10)
+    if window.findChildren(lambda n: n.roleName == "text" and n.name == "Buscar" and n.showing):
+        fail("the search bar is still shown after Escape")
+    return f"{typed!r} found {business!r}"
+
+
 def step_preferences():
     """Ctrl+, opens Preferences, whose Tab order is the order on screen; Escape closes it."""
     key("ctrl+comma")
@@ -324,7 +353,7 @@ def step_shortcuts_window():
         wait_for(f"the shortcut {title}", lambda: shortcuts.findChildren(
             lambda n: n.roleName == "label" and n.name == title and n.showing), timeout=5)
     # The key caps GTK draws by the keys' own names (gdk_keyval_name): what is printed on the keys, not text of Faro.
-    spanish_strings.TYPED.update({"F10", "Menu", "Q", "W"})
+    spanish_strings.TYPED.update({"F", "F10", "Menu", "Q", "W"})
     spanish_strings.check("shortcuts-window", shortcuts)
     key("Escape")
     wait_for("the shortcuts window to close", lambda: not [w for w in app.children if w.name == SHORTCUTS and
@@ -462,6 +491,7 @@ STEPS = [
     ("rate-site", step_rate_site),
     ("back-alt-left", step_back_with_alt_left),
     ("back-escape", step_back_with_escape),
+    ("search", step_search),
     ("preferences", step_preferences),
     ("main-menu", step_main_menu),
     ("row-menu", step_row_menu),
