@@ -83,3 +83,8 @@ public struct IBeacon: Hashable, Sendable {
     public var major: UInt16 { identity.major }
     public var minor: UInt16 { identity.minor }
 }
+
+extension BeaconIdentity {
+    /// What a search finds a beacon by besides its names: its UUID and "major/minor" ("7/42").
+    public var searchFields: [String] { [uuid.description, "\(major)/\(minor)"] }
+}

@@ -93,8 +93,3 @@ extension SearchText {
         fold(fields.joined(separator: "\n"))
     }
 }
-
-extension BeaconIdentity {
-    /// What a search finds a beacon by besides its names: its UUID and "major/minor" ("7/42").
-    public var searchFields: [String] { [uuid.description, "\(major)/\(minor)"] }
-}
