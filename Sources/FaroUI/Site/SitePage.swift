@@ -27,12 +27,8 @@ final class SitePage {
     private let sendButton: UnsafeMutablePointer<GtkWidget>
     private let rateButton: UnsafeMutablePointer<GtkWidget>
     private let detailsButton: UnsafeMutablePointer<GtkWidget>
-    private let muteButton: UnsafeMutablePointer<GtkWidget>
-    /// The muted places (nil: the page offers no muting).
-    private let mutedPlaces: MutedPlaces?
-    private var mutedObservation: MutedPlacesObservation?
-    /// Set while the page itself sets the mute button's state, so its "toggled" does not mute or un-mute.
-    private var showingMuted = false
+    /// "Silenciar avisos de este lugar" (`MuteToggle.swift`).
+    private let mute: MuteToggle
     private let notice: UnsafeMutablePointer<GtkWidget>
     private let javaScriptBox: UnsafeMutablePointer<GtkWidget>
     /// The address "Abrir en el navegador" opens: the page's, without the device id.
@@ -51,14 +47,16 @@ final class SitePage {
     /// "Detalles": the page of the place's beacon.
     var onDetails: (BeaconIdentity) -> Void = { _ in }
     /// The place was muted here (the notification on screen stops naming it).
-    var onMuted: (CatalogPlace) -> Void = { _ in }
+    var onMuted: (CatalogPlace) -> Void {
+        get { mute.onMuted }
+        set { mute.onMuted = newValue }
+    }
 
     init(
         services: any SiteServices, useCases: FaroUseCases, clock: @escaping @Sendable () -> Double,
         mutedPlaces: MutedPlaces? = nil
     ) {
         self.services = services
-        self.mutedPlaces = mutedPlaces
         self.useCases = useCases
         openSite = OpenSite(services: services)
         savePageNow = SavePage(services: services, clock: clock)
@@ -70,7 +68,6 @@ final class SitePage {
         sendButton = template.widget("send")
         rateButton = template.widget("rate")
         detailsButton = template.widget("details")
-        muteButton = template.widget("mute")
         progress = template.widget("progress")
         errorBox = template.widget("error-box")
         errorLabel = template.widget("error-label")
@@ -78,6 +75,7 @@ final class SitePage {
         notice = template.widget("notice")
         javaScriptBox = template.widget("javascript-box")
         gtk_container_add(cast(template.widget("scroller")), reader.widget)
+        mute = MuteToggle(button: template.widget("mute"), mutedPlaces: mutedPlaces)
         let back = template.widget("back")
         let retry = template.widget("retry")
 
@@ -95,11 +93,7 @@ final class SitePage {
         Signal.connect(sendButton, "clicked") { [weak self] in self?.askToSendDetails() }
         Signal.connect(rateButton, "clicked") { [weak self] in self?.askForRating() }
         Signal.connect(template.widget("open-browser"), "clicked") { [weak self] in self?.openInBrowser() }
-        Signal.connect(muteButton, "toggled") { [weak self] in
-            guard let self, !self.showingMuted else { return }
-            self.toggleMuted()
-        }
-        mutedObservation = mutedPlaces?.observe { [weak self] in self?.showMuted() }
+        mute.onSaid = { [weak self] text in self?.say(text) }
     }
 
     /// Shows `document`, with the line that says it needs JavaScript (and "Abrir en el navegador" for `url`) when it
@@ -148,7 +142,8 @@ final class SitePage {
             cast(heading), "<b>" + escapeMarkup(title) + "</b>  " + escapeMarkup(I18n.tr("(saved copy)")))
         gtk_widget_hide(progress)
         gtk_widget_hide(errorBox)
-        for button in [saveButton, shareButton, sendButton, rateButton, muteButton] { gtk_widget_hide(button) }
+        for button in [saveButton, shareButton, sendButton, rateButton] { gtk_widget_hide(button) }
+        mute.show(nil)
         show(site.document, url: site.url) { site.images[$0] }
     }
 
@@ -227,45 +222,7 @@ final class SitePage {
             if gtk_widget_is_focus(rateButton) != 0 { gtk_widget_grab_focus(reader.widget) }
             gtk_widget_hide(rateButton)
         }
-        showMuted()
-    }
-
-    /// "Silenciar avisos de este lugar", or "Volver a avisarme" when the place is muted: an icon that stays pressed
-    /// while the place is muted (words would squeeze the page's title out of the bar), named by its tooltip.
-    private func showMuted() {
-        guard let place, let mutedPlaces else {
-            gtk_widget_hide(muteButton)
-            return
-        }
-        let muted = mutedPlaces.isMuted(place)
-        let label = muted ? I18n.tr("Notify me again") : I18n.tr("Mute notifications from this place")
-        showingMuted = true
-        gtk_toggle_button_set_active(cast(muteButton), muted ? 1 : 0)
-        showingMuted = false
-        gtk_widget_set_tooltip_text(muteButton, label)
-        setAccessibleName(muteButton, label)
-        gtk_widget_show(muteButton)
-    }
-
-    private func toggleMuted() {
-        guard let place, let mutedPlaces else { return }
-        let muting = !mutedPlaces.isMuted(place)
-        do throws(ProfileStoreError) {
-            if muting {
-                try mutedPlaces.mute(place)
-                onMuted(place)
-            } else {
-                try mutedPlaces.unmute(place)
-            }
-        } catch {
-            say(I18n.tr("The change was not stored: ") + error.problem.message(I18n.localizer))
-            showMuted()
-            return
-        }
-        say(
-            muting
-                ? I18n.tr("Entering this place no longer raises a notification.")
-                : I18n.tr("Entering this place raises a notification again."))
+        mute.show(place)
     }
 
     /// Puts the focus on the back button when nothing in the page has it (a button that had it was hidden), so
