@@ -70,14 +70,19 @@ struct TranslationTests {
                 let range = NSRange(text.startIndex..., in: text)
                 for match in translatable.matches(in: text, range: range) {
                     if let r = Range(match.range(at: 1), in: text) {
-                        ids.insert(
-                            String(text[r]).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(
-                                of: "&lt;", with: "<"))
+                        ids.insert(Self.unescapeXML(String(text[r])))
                     }
                 }
             }
         }
         return ids
+    }
+
+    /// A .ui file's text as gettext reads it: XML's five entities replaced, `&amp;` last.
+    static func unescapeXML(_ text: String) -> String {
+        [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")].reduce(text) {
+            $0.replacingOccurrences(of: $1.0, with: $1.1)
+        }
     }
 
     @Test func everyMessageHasASpanishTranslation() throws {

@@ -107,6 +107,15 @@ def describe(window):
     return f"labels {labels}, rows {names(beacon_rows(window))}, list {children}, entry {entry.text if entry else None!r}"
 
 
+def shot(window, name):
+    """The window as shown, for README (build/screenshots/NAME)."""
+    x, y, w, h = window.extents
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "screenshots")
+    os.makedirs(folder, exist_ok=True)
+    subprocess.run(["import", "-display", os.environ["DISPLAY"], "-window", "root", "-crop",
+                    f"{w}x{h}+{max(x, 0)}+{max(y, 0)}", "+repage", os.path.join(folder, name)], check=True)
+
+
 def walk(app, window):
     rows = wait_for("four catalogued beacons", lambda: (r := [x for x in beacon_rows(window)
                                                              if faro_ui.TEXT["unknown"] not in x.name])
@@ -132,6 +141,7 @@ def walk(app, window):
                      timeout=15)
     print(f"OK search-accents {names(found)}", flush=True)
     spanish_strings.check("search-beacons", app)
+    shot(window, "search-es.png")
 
     # A place not heard yet: "Sin resultados para «pendulo»", then its row appears as soon as it is heard, alone.
     type_query("pendulo")

@@ -387,12 +387,16 @@ def step_saved_page():
                    n.parent.name == SAVED_LIST and n, timeout=10)
     if row.name != saved_row.name:
         fail(f"after going back the focus is on {row.name!r}, not on {saved_row.name!r}")
-    # Back to the beacon list for the steps that follow.
+    back_to_the_beacon_list()
+    return row.name.split(",")[0]
+
+
+def back_to_the_beacon_list():
+    """Tab to the page switcher's "Beacons", Space shows the list again, for the steps that follow."""
     press_until("Tab", f"the page switcher's {BEACONS}", lambda n: n.roleName == "radio button" and n.name == BEACONS)
     key("space")
     wait_for("the beacon list", lambda: window.findChildren(
         lambda n: n.roleName == "list box" and n.name == LIST and n.showing), timeout=10)
-    return row.name.split(",")[0]
 
 
 def step_visit():
@@ -413,10 +417,7 @@ def step_visit():
                    n.parent.name == VISITS and n, timeout=10)
     if row.name != visit.name:
         fail(f"after going back the focus is on {row.name!r}, not on {visit.name!r}")
-    press_until("Tab", f"the page switcher's {BEACONS}", lambda n: n.roleName == "radio button" and n.name == BEACONS)
-    key("space")
-    wait_for("the beacon list", lambda: window.findChildren(
-        lambda n: n.roleName == "list box" and n.name == LIST and n.showing), timeout=10)
+    back_to_the_beacon_list()
     return visit.name.split(",")[0]
 
 

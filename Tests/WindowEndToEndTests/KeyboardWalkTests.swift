@@ -4,13 +4,14 @@ import Testing
 
 /// Every feature from the keyboard (docs/keyboard.md): in the Spanish window under openbox, real key presses only
 /// (Tests/UI/keyboard-walk.sh) open a place from the beacon list with Tab, the arrows and Enter, rate it with the
-/// rating bar's keys and Enter, go back with Alt+Left and with Escape to the row that was opened, open and close
-/// Preferences (Ctrl+, and Escape), the primary menu (F10) and a row's menu (the Menu key, Shift+F10), whose "Detalles"
-/// page Escape closes; a saved copy opened from Guardados and a visit opened from Lugares visitados go back there with
-/// the focus on their row; "Mis datos de contacto" from the primary menu is filled with Tab and submitted with Enter
-/// (refused first, the focus on the field at fault); "Enviar mis datos" sends a typed comment (Tab leaves it for the
-/// buttons); "Calibrar a 1 m…" from the row's menu saves with Enter; Ctrl+? shows the shortcuts window and Escape
-/// closes it. The rating and the details the keys gave reach the backend.
+/// rating bar's keys and Enter, go back with Alt+Left and with Escape to the row that was opened, search for it
+/// without accents (Ctrl+F; Escape brings every row back), open and close Preferences (Ctrl+, and Escape), the
+/// primary menu (F10) and a row's menu (the Menu key, Shift+F10), whose "Detalles" page Escape closes; a saved copy
+/// opened from Guardados and a visit opened from Lugares visitados go back there with the focus on their row; "Mis
+/// datos de contacto" from the primary menu is filled with Tab and submitted with Enter (refused first, the focus on
+/// the field at fault); "Enviar mis datos" sends a typed comment (Tab leaves it for the buttons); "Calibrar a 1 m…"
+/// from the row's menu saves with Enter; Ctrl+? shows the shortcuts window and Escape closes it. The rating and the
+/// details the keys gave reach the backend.
 @Suite("Keyboard walk", .serialized)
 struct KeyboardWalkTests {
     @Test func everyFeatureFromTheKeyboard() throws {

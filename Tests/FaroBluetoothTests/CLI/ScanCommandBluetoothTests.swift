@@ -103,6 +103,14 @@ struct ScanCommandBluetoothTests {
     }
 
     /// Waits up to `timeout` seconds for `condition` (errors count as "not yet").
+    /// Advertises the test beacon (5/6) again and again until `done` holds, as a beacon goes on advertising.
+    func advertise(_ mock: BlueZMock, until done: () throws -> Bool) -> Bool {
+        eventually {
+            try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
+            return try done()
+        }
+    }
+
     func eventually(_ timeout: Double = 10, _ condition: () throws -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -130,19 +138,13 @@ struct ScanCommandBluetoothTests {
         var environment = env(mock, folder)
         environment["G_MESSAGES_DEBUG"] = "faro"
         let scan = try ChildProcess(faro, ["scan", "--source", "bluez", "--json"], environment: environment)
-        func advertise(until done: () throws -> Bool) -> Bool {
-            eventually {
-                try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
-                return try done()
-            }
-        }
         #expect(waitForStderr(scan, "scanning with hci0"))
         // The delay lock is taken at the start.
         #expect(eventually { try logind.delayLocks() == 1 }, "\(scan.stderr)")
         let inhibit = try logind.inhibitCalls()
         #expect(inhibit.count == 1)
         #expect(inhibit.text.contains("'sleep'") && inhibit.text.contains("'Faro'") && inhibit.text.contains("'delay'"))
-        #expect(advertise { beaconCount(ticks(scan).last ?? [:]) == 1 }, "\(scan.stderr)")
+        #expect(advertise(mock) { beaconCount(ticks(scan).last ?? [:]) == 1 }, "\(scan.stderr)")
 
         // Going to sleep: discovery stops, the beacon is forgotten, then the lock goes.
         try logind.prepareForSleep(true)
@@ -160,7 +162,7 @@ struct ScanCommandBluetoothTests {
         let awakeFrom = ticks(scan).count
         #expect(eventually { ticks(scan).count >= awakeFrom + 2 })
         #expect(ticks(scan).dropFirst(awakeFrom).allSatisfy { beaconCount($0) == 0 }, "\(scan.stdout)")
-        #expect(advertise { beaconCount(ticks(scan).last ?? [:]) == 1 }, "\(scan.stderr)")
+        #expect(advertise(mock) { beaconCount(ticks(scan).last ?? [:]) == 1 }, "\(scan.stderr)")
 
         scan.signal(SIGINT)
         #expect(scan.wait(timeout: 10) == 0, "\(scan.stderr)")
@@ -193,15 +195,9 @@ struct ScanCommandBluetoothTests {
         var environment = env(mock, folder)
         environment.merge(clock.environment) { $1 }
         let scan = try ChildProcess(faro, ["scan", "--source", "bluez", "--csv"], environment: environment)
-        func advertise(until done: () throws -> Bool) -> Bool {
-            eventually {
-                try mock.advertise("C0:FF:EE:00:00:01", uuid: Self.uuid, major: 5, minor: 6, rssi: -60)
-                return try done()
-            }
-        }
         #expect(waitForStderr(scan, "scanning with hci0"))
         #expect(eventually { try logind.delayLocks() == 1 }, "\(scan.stderr)")
-        #expect(advertise { csvTimes(scan).count >= 2 }, "\(scan.stdout)")
+        #expect(advertise(mock) { csvTimes(scan).count >= 2 }, "\(scan.stdout)")
 
         // Eight hours asleep: the wall clock jumps, the monotonic clock that stamps readings does not.
         try logind.prepareForSleep(true)
@@ -210,7 +206,7 @@ struct ScanCommandBluetoothTests {
         try clock.set("+8h")
         try logind.prepareForSleep(false)
         #expect(eventually { try mock.callCount("StartDiscovery") == 2 }, "\(scan.stderr)")
-        #expect(advertise { csvTimes(scan).count >= before.count + 2 }, "\(scan.stdout)")
+        #expect(advertise(mock) { csvTimes(scan).count >= before.count + 2 }, "\(scan.stdout)")
         scan.signal(SIGINT)
         #expect(scan.wait(timeout: 10) == 0, "\(scan.stderr)")
 
