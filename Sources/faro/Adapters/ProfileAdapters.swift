@@ -114,11 +114,25 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHisto
     }
 
     func visits(limit: Int) -> [VisitEntry] {
-        ((try? database.visits.list(limit: limit)) ?? []).map { v in
-            VisitEntry(
-                id: v.id, place: CatalogPlace(identity: v.identity, cliente: v.business, titulo: v.title, url: v.url),
-                enteredAt: v.enteredAt, leftAt: v.leftAt, closest: v.closest)
-        }
+        ((try? database.visits.list(limit: limit)) ?? []).map(Self.entry)
+    }
+
+    /// Over the whole history: the places whose names match first, then their newest visits (docs/visits.md).
+    func visits(matching query: SearchQuery, limit: Int) -> [VisitEntry] {
+        guard !query.isEmpty else { return visits(limit: limit) }
+        let names = ((try? database.visits.visitedNames()) ?? []).map { ($0.placeID, Self.place($0)) }
+        let places = SearchResults.placeIDs(names, matching: query)
+        let found = ((try? database.visits.list(places: places, limit: limit)) ?? []).map(Self.entry)
+        // A place renamed in the catalog keeps its older visits under their old names: each visit matches on its own.
+        return SearchResults.visits(found, matching: query)
+    }
+
+    private static func place(_ v: VisitRepository.Visit) -> CatalogPlace {
+        CatalogPlace(identity: v.identity, cliente: v.business, titulo: v.title, url: v.url)
+    }
+
+    private static func entry(_ v: VisitRepository.Visit) -> VisitEntry {
+        VisitEntry(id: v.id, place: place(v), enteredAt: v.enteredAt, leftAt: v.leftAt, closest: v.closest)
     }
 
     func clearVisits() throws(ProfileStoreError) {
