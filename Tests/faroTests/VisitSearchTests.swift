@@ -46,5 +46,9 @@ struct VisitSearchTests {
         #expect(profile.visits(matching: SearchQuery("8/1"), limit: 500).count == 3)
         #expect(profile.visits(matching: SearchQuery("zapatería"), limit: 500).isEmpty)
         #expect(profile.visits(matching: SearchQuery(""), limit: 500).count == 500)
+        // A place first visited after a search was typed is found by the next one.
+        let new = Self.place(8, 2, "Nieves Ñandú", "Helados")
+        profile.entered(regionID: CatalogIndex.region(new.identity).identifier, place: new, at: now)
+        #expect(profile.visits(matching: SearchQuery("nandu"), limit: 500).count == 4)
     }
 }

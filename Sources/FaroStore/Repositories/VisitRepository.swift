@@ -79,6 +79,12 @@ public struct VisitRepository {
         return try visits(where: "place_id IN (\(marks))", placeIDs.map { .text($0) }, limit: limit)
     }
 
+    /// The newest visit's row id (0 with none): it changes when a visit is added, which is when a place can have a
+    /// new name.
+    public func lastID() throws(StoreError) -> Int64 {
+        try connection.query("SELECT max(id) FROM visits").first?.first?.integer ?? 0
+    }
+
     /// Every name a place was visited under: one row per place and business, title and beacon it had, whatever the
     /// number of visits. What a search matches before any visit is read.
     public func visitedNames() throws(StoreError) -> [Visit] {

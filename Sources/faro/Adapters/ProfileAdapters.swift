@@ -57,6 +57,9 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHisto
     static let closestWriteInterval = 60.0
 
     /// The closest distance known for each open visit (written or not).
+    /// The names the places were visited under, with the newest visit's id when they were read: a search reads
+    /// them again only after a visit was added, not at each key typed.
+    private var visitedNames: (lastID: Int64, names: [(id: String, place: CatalogPlace)])?
     private var closest: [String: Double] = [:]
     /// Closest distances not written yet.
     private var unwritten: [String: Double] = [:]
@@ -120,8 +123,12 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHisto
     /// Over the whole history: the places whose names match first, then their newest visits (docs/visits.md).
     func visits(matching query: SearchQuery, limit: Int) -> [VisitEntry] {
         guard !query.isEmpty else { return visits(limit: limit) }
-        let names = ((try? database.visits.visitedNames()) ?? []).map { ($0.placeID, Self.place($0)) }
-        let places = SearchResults.placeIDs(names, matching: query)
+        let lastID = (try? database.visits.lastID()) ?? 0
+        if visitedNames?.lastID != lastID {
+            let names = ((try? database.visits.visitedNames()) ?? []).map { (id: $0.placeID, place: Self.place($0)) }
+            visitedNames = (lastID, names)
+        }
+        let places = SearchResults.placeIDs(visitedNames?.names ?? [], matching: query)
         let found = ((try? database.visits.list(places: places, limit: limit)) ?? []).map(Self.entry)
         // A place renamed in the catalog keeps its older visits under their old names: each visit matches on its own.
         return SearchResults.visits(found, matching: query)
