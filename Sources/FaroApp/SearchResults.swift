@@ -19,6 +19,22 @@ public enum SearchResults {
     /// The visits whose place's title, business or beacon (UUID, "major/minor") contain `query`, in their order.
     public static func visits(_ visits: [VisitEntry], matching query: SearchQuery) -> [VisitEntry] {
         guard !query.isEmpty else { return visits }
-        return visits.filter { query.matches([$0.place.titulo, $0.place.cliente] + $0.place.identity.searchFields) }
+        return visits.filter { matches($0.place, query) }
+    }
+
+    /// The ids of the places, among `names` (a place's id and a name it was visited under), that `query` finds: a
+    /// search of the whole history reads only their visits.
+    public static func placeIDs(_ names: [(id: String, place: CatalogPlace)], matching query: SearchQuery) -> [String] {
+        var ids: [String] = []
+        var seen = Set<String>()
+        for (id, place) in names where !seen.contains(id) && matches(place, query) {
+            seen.insert(id)
+            ids.append(id)
+        }
+        return ids
+    }
+
+    static func matches(_ place: CatalogPlace, _ query: SearchQuery) -> Bool {
+        query.matches([place.titulo, place.cliente] + place.identity.searchFields)
     }
 }

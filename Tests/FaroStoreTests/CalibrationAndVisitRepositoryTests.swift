@@ -81,4 +81,25 @@ struct CalibrationAndVisitRepositoryTests {
         #expect(try db.visits.clear() == 1)
         #expect(try db.visits.count() == 0)
     }
+
+    @Test func visitedNamesAndTheVisitsOfChosenPlaces() throws {
+        let (dir, path) = try freshDatabasePath()
+        _ = dir
+        let db = try FaroDatabase(path: path)
+        for (i, at) in [100.0, 200, 300].enumerated() {
+            _ = try db.visits.enter(
+                placeID: "p1", business: "Café", title: i < 2 ? "Menú" : "Menú del día", url: "https://x/1",
+                identity: one, at: at)
+            try db.visits.leave(placeID: "p1", at: at + 10)
+        }
+        _ = try db.visits.enter(
+            placeID: "p2", business: "Libros", title: "Ofertas", url: "https://x/2", identity: two, at: 250)
+        // One row per name a place had, whatever the number of its visits.
+        let names = try db.visits.visitedNames().map { "\($0.placeID) \($0.title)" }.sorted()
+        #expect(names == ["p1 Menú", "p1 Menú del día", "p2 Ofertas"])
+        // The chosen places' visits, newest first, at most the limit.
+        #expect(try db.visits.list(places: ["p1"], limit: 500).map(\.enteredAt) == [300, 200, 100])
+        #expect(try db.visits.list(places: ["p1", "p2"], limit: 2).map(\.placeID) == ["p1", "p2"])
+        #expect(try db.visits.list(places: [], limit: 500).isEmpty)
+    }
 }

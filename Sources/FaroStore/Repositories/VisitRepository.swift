@@ -67,10 +67,43 @@ public struct VisitRepository {
 
     /// Visits entered at or after `since` (nil: all), newest first, at most `limit`.
     public func list(since: Double? = nil, limit: Int = 500) throws(StoreError) -> [Visit] {
+        try visits(
+            where: "entered_at >= ?", [.real(since ?? -.infinity)], limit: limit)
+    }
+
+    /// The newest visits of the places `placeIDs`, at most `limit`: a search of "Lugares visitados" reads the
+    /// visits of the places whose names match, over the whole history (docs/visits.md).
+    public func list(places placeIDs: [String], limit: Int = 500) throws(StoreError) -> [Visit] {
+        guard !placeIDs.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: placeIDs.count).joined(separator: ", ")
+        return try visits(where: "place_id IN (\(marks))", placeIDs.map { .text($0) }, limit: limit)
+    }
+
+    /// The newest visit's row id (0 with none): it changes when a visit is added, which is when a place can have a
+    /// new name.
+    public func lastID() throws(StoreError) -> Int64 {
+        try connection.query("SELECT max(id) FROM visits").first?.first?.integer ?? 0
+    }
+
+    /// Every name a place was visited under: one row per place and business, title and beacon it had, whatever the
+    /// number of visits. What a search matches before any visit is read.
+    public func visitedNames() throws(StoreError) -> [Visit] {
+        try connection.query(
+            "SELECT place_id, cliente, titulo, url, uuid, major, minor FROM visits "
+                + "GROUP BY place_id, cliente, titulo, uuid, major, minor"
+        ).compactMap { r in
+            guard let identity = CalibrationRepository.identity(r[4], r[5], r[6]) else { return nil }
+            return Visit(
+                id: 0, placeID: r[0].text ?? "", business: r[1].text ?? "", title: r[2].text ?? "",
+                url: r[3].text ?? "", identity: identity, enteredAt: 0, leftAt: nil, closest: nil)
+        }
+    }
+
+    private func visits(where condition: String, _ values: [SQLiteValue], limit: Int) throws(StoreError) -> [Visit] {
         try connection.query(
             "SELECT id, place_id, cliente, titulo, url, uuid, major, minor, entered_at, left_at, closest_m "
-                + "FROM visits WHERE entered_at >= ? ORDER BY entered_at DESC, id DESC LIMIT ?",
-            [.real(since ?? -.infinity), .integer(Int64(max(0, limit)))]
+                + "FROM visits WHERE \(condition) ORDER BY entered_at DESC, id DESC LIMIT ?",
+            values + [.integer(Int64(max(0, limit)))]
         ).compactMap { r in
             guard let identity = CalibrationRepository.identity(r[5], r[6], r[7]), let id = r[0].integer else {
                 return nil

@@ -123,6 +123,8 @@ final class SitePage {
         self.beacon = beacon
         gtk_widget_set_visible(detailsButton, beacon == nil ? 0 : 1)
         gtk_label_set_markup(cast(heading), "<b>" + escapeMarkup(place.titulo) + "</b>  " + escapeMarkup(place.cliente))
+        // The bar's buttons can squeeze the heading to a word: the whole of it shows on hover.
+        gtk_widget_set_tooltip_text(heading, place.titulo + " — " + place.cliente)
         gtk_menu_button_set_popup(
             cast(shareButton),
             ShareMenu.make(
@@ -140,6 +142,7 @@ final class SitePage {
         gtk_widget_hide(detailsButton)
         gtk_label_set_markup(
             cast(heading), "<b>" + escapeMarkup(title) + "</b>  " + escapeMarkup(I18n.tr("(saved copy)")))
+        gtk_widget_set_tooltip_text(heading, title + " " + I18n.tr("(saved copy)"))
         gtk_widget_hide(progress)
         gtk_widget_hide(errorBox)
         for button in [saveButton, shareButton, sendButton, rateButton] { gtk_widget_hide(button) }

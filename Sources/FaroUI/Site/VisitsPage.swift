@@ -38,6 +38,8 @@ final class VisitsPage {
     private var generation = 0
     /// The visits listed, and the day they were listed on (for "Hoy" and "Ayer").
     private var listed: [VisitEntry] = []
+    /// Whether the history held any visit when last read without a search ("Borrar historial" is offered then).
+    private var hasVisits = true
     private var listedOn = ""
     /// When the page last began to read and list its visits, or for the first listing when it began to be built (it
     /// is built when first shown), with the main thread's CPU time and wait for a core then (to tell the page's own
@@ -88,8 +90,11 @@ final class VisitsPage {
     /// for a quarter of a second and more (docs/visits.md).
     func reload() {
         if generation > 0 { reloadStarted = TimingReport.Mark.now() }
-        let latest = history.visits(limit: VisitsPage.shown)
-        let visits = SearchResults.visits(latest, matching: query)
+        // A search reads the matching visits of the whole history, not only of the latest screenful.
+        let visits =
+            query.isEmpty
+            ? history.visits(limit: VisitsPage.shown) : history.visits(matching: query, limit: VisitsPage.shown)
+        if query.isEmpty { hasVisits = !visits.isEmpty }
         let emptyText = query.isEmpty ? noVisits : SearchResults.emptyTexts(query, localize: I18n.localizer).title
         gtk_label_set_text(cast(empty), emptyText)
         // GTK keeps a list box's placeholder out of the accessibility tree: the list says it in its description.
@@ -106,7 +111,7 @@ final class VisitsPage {
         updated = 0
         visitRows = 0
         updateSome(VisitsPage.firstScreen)
-        gtk_widget_set_sensitive(template.widget("clear"), latest.isEmpty ? 0 : 1)
+        gtk_widget_set_sensitive(template.widget("clear"), hasVisits ? 1 : 0)
         if updated < items.count || rows.count > items.count { afterNextFrame(generation) }
     }
 

@@ -57,6 +57,9 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHisto
     static let closestWriteInterval = 60.0
 
     /// The closest distance known for each open visit (written or not).
+    /// The names the places were visited under, with the newest visit's id when they were read: a search reads
+    /// them again only after a visit was added, not at each key typed.
+    private var visitedNames: (lastID: Int64, names: [(id: String, place: CatalogPlace)])?
     private var closest: [String: Double] = [:]
     /// Closest distances not written yet.
     private var unwritten: [String: Double] = [:]
@@ -114,11 +117,29 @@ final class DatabaseProfileAdapters: CalibrationStore, VisitRecorder, VisitHisto
     }
 
     func visits(limit: Int) -> [VisitEntry] {
-        ((try? database.visits.list(limit: limit)) ?? []).map { v in
-            VisitEntry(
-                id: v.id, place: CatalogPlace(identity: v.identity, cliente: v.business, titulo: v.title, url: v.url),
-                enteredAt: v.enteredAt, leftAt: v.leftAt, closest: v.closest)
+        ((try? database.visits.list(limit: limit)) ?? []).map(Self.entry)
+    }
+
+    /// Over the whole history: the places whose names match first, then their newest visits (docs/visits.md).
+    func visits(matching query: SearchQuery, limit: Int) -> [VisitEntry] {
+        guard !query.isEmpty else { return visits(limit: limit) }
+        let lastID = (try? database.visits.lastID()) ?? 0
+        if visitedNames?.lastID != lastID {
+            let names = ((try? database.visits.visitedNames()) ?? []).map { (id: $0.placeID, place: Self.place($0)) }
+            visitedNames = (lastID, names)
         }
+        let places = SearchResults.placeIDs(visitedNames?.names ?? [], matching: query)
+        let found = ((try? database.visits.list(places: places, limit: limit)) ?? []).map(Self.entry)
+        // A place renamed in the catalog keeps its older visits under their old names: each visit matches on its own.
+        return SearchResults.visits(found, matching: query)
+    }
+
+    private static func place(_ v: VisitRepository.Visit) -> CatalogPlace {
+        CatalogPlace(identity: v.identity, cliente: v.business, titulo: v.title, url: v.url)
+    }
+
+    private static func entry(_ v: VisitRepository.Visit) -> VisitEntry {
+        VisitEntry(id: v.id, place: place(v), enteredAt: v.enteredAt, leftAt: v.leftAt, closest: v.closest)
     }
 
     func clearVisits() throws(ProfileStoreError) {
