@@ -72,7 +72,7 @@ public final class OutboxPanelModel {
             rows = try queue.undelivered().map(row)
             problem = nil
         } catch {
-            problem = StorageProblem(error.kind)
+            problem = error.kind
         }
     }
 
@@ -132,24 +132,9 @@ public final class OutboxPanelModel {
 
     private func act(_ body: () throws(OutboxQueueError) -> Void) {
         var failure: StorageProblem?
-        do { try body() } catch { failure = StorageProblem(error.kind) }
+        do { try body() } catch { failure = error.kind }
         refresh()
         if let failure { problem = failure }
         onChange()
-    }
-}
-
-extension StorageProblem {
-    /// The outbox's failure kinds are the store's.
-    init(_ kind: OutboxQueueError.Kind) {
-        switch kind {
-        case .cannotOpen: self = .cannotOpen
-        case .damaged: self = .damaged
-        case .locked: self = .locked
-        case .readOnly: self = .readOnly
-        case .diskFull: self = .diskFull
-        case .newerVersion: self = .newerVersion
-        case .other: self = .other
-        }
     }
 }

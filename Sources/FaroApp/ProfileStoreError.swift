@@ -1,3 +1,5 @@
+import FaroCore
+
 /// Why a calibration or a visit could not be stored or forgotten: the problem as a value the window words
 /// (`StorageProblem.message`), and the store's English detail for logs and the terminal.
 public struct ProfileStoreError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,21 +1,7 @@
-/// What went wrong with the profile database, as a value: the window words it in the user's language
-/// (`message(_:)`), the terminal and the logs keep the store's English detail.
-public enum StorageProblem: Equatable, Sendable {
-    /// The file could not be opened or created.
-    case cannotOpen
-    /// The file is damaged or is not Faro's.
-    case damaged
-    /// Another program holds the database.
-    case locked
-    /// The file, its folder or the file system does not accept writes.
-    case readOnly
-    /// The disk is full.
-    case diskFull
-    /// A newer Faro wrote it.
-    case newerVersion
-    /// Any other failure of the database.
-    case other
+import FaroCore
 
+/// The store's problem (`StorageProblem`, a value from FaroCore) in the user's words.
+extension StorageProblem {
     /// In the user's language.
     public func message(_ localize: Localizer) -> String {
         switch self {

@@ -123,6 +123,28 @@ public enum GObjectSignal {
             GLibClosure<UnsafeMutableRawPointer?, Bool>.retained(handler), releaseSignalClosure)
     }
 
+    /// One int argument and a gboolean returned (TRUE = handled): a widget's "focus" (the direction).
+    @discardableResult
+    public static func connect(
+        _ instance: UnsafeMutableRawPointer?, _ name: String, intReturning handler: @escaping (Int32) -> Bool
+    ) -> UInt {
+        let trampoline: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> gboolean = {
+            _, value, data in
+            guard let data else { return 0 }
+            return GLibClosure<Int32, Bool>.call(data, value) ? 1 : 0
+        }
+        return faro_g_signal_connect(
+            instance, name, unsafeBitCast(trampoline, to: GCallback.self),
+            GLibClosure<Int32, Bool>.retained(handler), releaseSignalClosure)
+    }
+
+    /// Stops the emission of `name` on `instance` in progress: the handlers after this one and the default one
+    /// do not run (a handler that does the default's work itself).
+    public static func stopEmission(_ instance: UnsafeMutableRawPointer?, _ name: String) {
+        guard let instance else { return }
+        g_signal_stop_emission_by_name(instance, name)
+    }
+
     /// Disconnects a handler (its box is released by GLib).
     public static func disconnect(_ instance: UnsafeMutableRawPointer?, _ id: UInt) {
         guard let instance, id != 0 else { return }

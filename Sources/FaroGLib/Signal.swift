@@ -28,6 +28,24 @@ public enum Signal {
         GObjectSignal.connect(instance?.instancePointer, name, int: { v in MainActor.assumeIsolated { handler(v) } })
     }
 
+    /// Two int arguments: a GtkListBox's "move-cursor" (the GtkMovementStep, the count).
+    @discardableResult
+    public static func connect<Instance: GObjectInstance>(
+        _ instance: Instance?, _ name: String, ints handler: @escaping @MainActor (Int32, Int32) -> Void
+    ) -> UInt {
+        GObjectSignal.connect(
+            instance?.instancePointer, name, sizes: { _, a, b in MainActor.assumeIsolated { handler(a, b) } })
+    }
+
+    /// One int argument and a gboolean returned (TRUE = handled): a widget's "focus" (the GtkDirectionType).
+    @discardableResult
+    public static func connect<Instance: GObjectInstance>(
+        _ instance: Instance?, _ name: String, intReturning handler: @escaping @MainActor (Int32) -> Bool
+    ) -> UInt {
+        GObjectSignal.connect(
+            instance?.instancePointer, name, intReturning: { v in MainActor.assumeIsolated { handler(v) } })
+    }
+
     /// A point (two doubles): a GtkGestureLongPress's "pressed".
     @discardableResult
     public static func connect<Instance: GObjectInstance>(

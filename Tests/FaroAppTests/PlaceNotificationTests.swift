@@ -176,6 +176,39 @@ struct MonitoringNotifyPlacesTests {
         #expect(harness.service.mayNotify(place(1, "Café")))
     }
 
+    /// An entry that raised no notification starts no cool-down: right after un-muting (or after `notify-places`
+    /// lets the place notify again) the next entry is notified, while an entry that was notified still silences
+    /// the re-entries within its cool-down (600 s here).
+    @Test func anEntryLeftOutStartsNoCoolDown() async throws {
+        harness.places.places = [place(1, "Café"), place(2, "Librería")]
+        let muted = try #require(harness.service.mutedPlaces)
+        try muted.mute(place(1, "Café"))
+        harness.service.start()
+        sight(1, at: 10)
+        await eventually("the muted café visited") { harness.visits.entered.count == 1 }
+        try muted.unmute(place(1, "Café"))
+        // Left (scanning paused and resumed) and entered again 10 s later.
+        harness.service.pauseForAnHour()
+        harness.service.apply(.on)
+        sight(1, at: 20)
+        await eventually("the café announced after un-muting") { notifications.count == 1 }
+        #expect(notifications.map(\.title) == ["You are near Café"])
+
+        harness.settings.changeFromOutside(SettingsKey.notifyPlaces.rawValue, "none")
+        sight(2, at: 30)
+        await eventually("the librería visited with none") { harness.visits.entered.count == 3 }
+        harness.settings.changeFromOutside(SettingsKey.notifyPlaces.rawValue, "all")
+        harness.service.notificationClosed()
+        harness.service.pauseForAnHour()
+        harness.service.apply(.on)
+        sight(2, at: 40)
+        sight(1, at: 41)
+        await eventually("both entered again") { harness.visits.entered.count == 5 }
+        await eventually("the librería announced once it may notify") { notifications.count == 2 }
+        // The café was notified at 20: its entry at 41 is within that cool-down.
+        #expect(notifications.map(\.title) == ["You are near Café", "You are near Librería"])
+    }
+
     @Test func aPlaceMutedWhileOnTheNotificationLeavesItsLaterUpdates() async throws {
         harness.places.places = [place(1, "Café"), place(2, "Librería")]
         harness.service.start()

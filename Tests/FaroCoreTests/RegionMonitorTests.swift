@@ -51,6 +51,31 @@ struct RegionMonitorTests {
         #expect(monitor.observe(id(1, 1), at: 600).first?.announce == true)
     }
 
+    @Test func aWithdrawnAnnouncementStartsNoCoolDown() {
+        var monitor = RegionMonitor(
+            regions: [Region(identifier: "shop", uuid: uuid)],
+            configuration: RegionMonitorConfiguration(exitPeriod: 10, coolDown: 600))
+        #expect(monitor.observe(id(1, 1), at: 0).first?.announce == true)
+        // The caller showed nothing for it (a muted place): the next entry is announced.
+        monitor.withdrawAnnouncement(of: "shop", at: 0)
+        _ = monitor.tick(at: 11)
+        #expect(monitor.observe(id(1, 1), at: 100).first?.announce == true)
+        _ = monitor.tick(at: 111)
+        // That one was shown: the cool-down counts from it. Withdrawing an entry that was not announced, or one of
+        // another region, changes nothing.
+        #expect(monitor.observe(id(1, 1), at: 200).first?.announce == false)
+        monitor.withdrawAnnouncement(of: "shop", at: 200)
+        monitor.withdrawAnnouncement(of: "elsewhere", at: 100)
+        _ = monitor.tick(at: 211)
+        #expect(monitor.observe(id(1, 1), at: 650).first?.announce == false)
+        _ = monitor.tick(at: 661)
+        // Announced at 700 and withdrawn: the cool-down counts from 100 again.
+        #expect(monitor.observe(id(1, 1), at: 700).first?.announce == true)
+        monitor.withdrawAnnouncement(of: "shop", at: 700)
+        _ = monitor.tick(at: 711)
+        #expect(monitor.observe(id(1, 1), at: 720).first?.announce == true)
+    }
+
     @Test func oneSightingCanEnterSeveralRegions() {
         var monitor = RegionMonitor(regions: [
             Region(identifier: "street", uuid: uuid),

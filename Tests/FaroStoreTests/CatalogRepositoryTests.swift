@@ -194,6 +194,7 @@ import Testing
             _ = try readOnly.discardAll()
             Issue.record("a read-only database must refuse")
         } catch {
+            #expect(error.kind == .readOnly)
             #expect(error.description.contains("read-only"))
         }
         _ = dir

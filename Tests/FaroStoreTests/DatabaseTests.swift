@@ -215,9 +215,21 @@ import Testing
             Issue.record("a read-only database must refuse writes")
         } catch {
             #expect(error == .readOnly(path: path))
+            #expect(error.problem == .readOnly)
             #expect(error.description.contains("read-only"))
         }
         _ = dir
+    }
+
+    /// Each failure has its problem, the value the layers above pass up for the window to word.
+    @Test func eachFailureGivesItsProblem() {
+        let failures: [(StoreError, StorageProblem)] = [
+            (.cannotOpen(path: "p", reason: "r"), .cannotOpen), (.corrupt(path: "p", detail: "d"), .damaged),
+            (.locked(path: "p"), .locked), (.readOnly(path: "p"), .readOnly), (.diskFull(path: "p"), .diskFull),
+            (.newerSchema(path: "p", found: 9, supported: 8), .newerVersion),
+            (.failed(path: "p", operation: "o", code: 1, message: "m"), .other),
+        ]
+        for (error, problem) in failures { #expect(error.problem == problem, "\(error)") }
     }
 
     @Test func aMissingFolderThatCannotBeCreatedIsReported() throws {

@@ -57,6 +57,7 @@ public struct RequiredTool: Sendable {
 
     public static let chromium = RequiredTool.executable("/usr/bin/chromium", package: "chromium")
     public static let xvfb = RequiredTool.executable("/usr/bin/Xvfb", package: "xvfb")
+    public static let xdotool = RequiredTool.executable("/usr/bin/xdotool", package: "xdotool")
     public static let openssl = RequiredTool.executable("/usr/bin/openssl", package: "openssl")
     public static let systemdID128 = RequiredTool(name: "systemd-id128 and /etc/machine-id", package: "systemd") {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-id128")

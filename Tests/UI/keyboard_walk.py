@@ -400,12 +400,21 @@ def back_to_the_beacon_list():
 
 
 def step_visit():
-    """Tab to the page switcher's "Lugares visitados", Space shows it; Tab into its list and Down to a visit, Enter
-    opens its site, whose back button is "Volver a Lugares visitados"; Escape goes back with the focus on that visit."""
+    """Tab to the page switcher's "Lugares visitados", Space shows it; Tab into its list lands on a visit, never on
+    a day's heading, nor does Up from it; Enter opens its site, whose back button is "Volver a Lugares visitados";
+    Escape goes back with the focus on that visit."""
     press_until("Tab", f"the page switcher's {VISITS}", lambda n: n.roleName == "radio button" and n.name == VISITS)
     key("space")
-    press_until("Tab", "a row of Lugares visitados", lambda n: n.roleName == "list item" and n.parent.name == VISITS)
-    visit = press_until("Down", "a visit", lambda n: n.roleName == "list item" and n.parent.name == VISITS and
+    # The day headings ("Hoy") are no stop: Tab enters the list on a visit, and Up or Down never reach a heading.
+    visit = press_until("Tab", "a row of Lugares visitados", lambda n: n.parent.name == VISITS)
+    if visit.roleName != "list item" or ", " not in (visit.name or ""):
+        fail(f"Tab entered Lugares visitados on {describe(visit)}, not on a visit")
+    # Up from the newest visit passes "Hoy" above it (the focus leaves the list); Tab comes back to that visit.
+    key("Up")
+    node = focused()
+    if node and node.parent.name == VISITS and node.name != visit.name:
+        fail(f"Up from the newest visit stopped on {describe(node)}")
+    visit = press_until("Tab", "a visit", lambda n: n.roleName == "list item" and n.parent.name == VISITS and
                         ", " in (n.name or ""))
     key("Return")
     business = visit.name.split(", ")[1]

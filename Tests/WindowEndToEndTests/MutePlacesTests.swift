@@ -4,7 +4,7 @@ import Testing
 
 /// Quieting places (docs/notifications.md), in Spanish, on the real `faro` under Xvfb with python-dbusmock's
 /// notification server (with actions) and a real faro-backend naming the places: a notification's "Silenciar este
-/// lugar", the `notify-places` setting, the site page's toggle and Preferences' "Lugares silenciados", observed
+/// lugar", the `notify-places` setting (`none`, and `saved` with a page in Guardados), the site page's toggle and Preferences' "Lugares silenciados", observed
 /// through the mock's recorded Notify calls, AT-SPI (Tests/UI/faro_desktop.py) and `faro muted` / `faro visits`.
 @Suite("Quiet places", .serialized)
 struct MutePlacesTests {
@@ -180,6 +180,38 @@ struct MutePlacesTests {
             Self.eventually {
                 try Self.gsettings(desktop, ["get", "io.github.faro.Faro", "notify-places"]) == "'saved'"
             })
+    }
+
+    @Test func notifyPlacesSavedNotifiesOnlyAPlaceWithAPageInGuardados() throws {
+        let desktop = try Desktop()
+        desktop.language = "es"
+        try Self.settings(desktop, ["exit-period": "3", "cool-down": "1", "notify-places": "'saved'"])
+        // The café's page is in Guardados (saved by `faro save` into the same profile), the librería's is not.
+        let saved = try ChildProcess.run(
+            Paths.executable("faro"),
+            ["save", desktop.backend.url + "/sitios/cafe-la-parroquia/", "--business", Self.cafe],
+            environment: desktop.environment, timeout: 60)
+        try #require(saved.status == 0, "\(saved.stderr)")
+        try desktop.notificationServer(actions: true)
+        // The librería is entered while the café's notification is still on screen: a notification for it would
+        // update that one.
+        let recording = try Self.recording(in: desktop, cafe: [0.5...14], libreria: [3...14])
+        let app = try desktop.faro(["--source", "replay", recording, "--no-tray"])
+        defer { _ = BackgroundMonitoringTests.stop(app) }
+        try desktop.waitForApp(app)
+
+        // Both places are entered (visited); only the saved café is notified, once.
+        #expect(
+            Self.eventually(30) {
+                Set(try Self.faroJSON(desktop, ["visits"]).compactMap { $0["business"] as? String })
+                    == [Self.cafe, Self.libreria]
+            }, "\(app.stderr)")
+        #expect(Self.eventually(20) { try Self.zoneNotifications(desktop).count >= 1 }, "\(app.stderr)")
+        Thread.sleep(forTimeInterval: 2)
+        let calls = try Self.zoneNotifications(desktop)
+        #expect(calls.count == 1, "\(calls)")
+        #expect(calls.first?[3] as? String == "Estás cerca de \(Self.cafe)")
+        #expect(calls.allSatisfy { !Self.names($0, Self.libreria) }, "\(calls)")
     }
 
     @Test func theSitePageMutesAndPreferencesUnmutesFollowingEachOther() throws {

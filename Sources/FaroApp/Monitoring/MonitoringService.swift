@@ -379,8 +379,12 @@ public final class MonitoringService {
                     environment.visits?.entered(regionID: event.region.identifier, place: place, at: now)
                     openVisits[event.region.identifier] = (now, environment.machineClock())
                 }
-                // A muted place, or one `notify-places` leaves out, is listed and visited but not announced.
+                // A muted place, or one `notify-places` leaves out, is listed and visited but not announced, and its
+                // cool-down does not start: the next entry after un-muting is notified (docs/notifications.md).
                 let announced = place.flatMap { mayNotify($0) ? $0 : nil }
+                if event.announce, place != nil, announced == nil {
+                    session().withdrawAnnouncement(of: event.region.identifier, at: event.time)
+                }
                 if let note = planner.entered(event, place: announced, monitoringActive: plan.scanning) {
                     onUpdate?(.notify(note))
                 }

@@ -130,6 +130,12 @@ public struct BeaconSession {
         checkedForUUIDlessRows.removeAll()
     }
 
+    /// The entry of region `identifier` announced at `time` raised no notification: its cool-down does not start
+    /// there (`RegionMonitor.withdrawAnnouncement`).
+    public mutating func withdrawAnnouncement(of identifier: String, at time: Double) {
+        pipeline.regions.withdrawAnnouncement(of: identifier, at: time)
+    }
+
     /// Forgets every beacon and every region's state (scanning stopped): the next sighting is an entry again,
     /// announced only outside the cool-down. The places, the calibration and whether readings are collected are
     /// kept.

@@ -42,6 +42,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
     private var pendingCatalog: CatalogIndex?
     private var pendingCalibration: PowerCalibration?
     private var queries: [(identity: BeaconIdentity, reply: @Sendable (BeaconDetails) -> Void)] = []
+    private var withdrawals: [(region: String, time: Double)] = []
     private var inputs: Stage.Inputs
     private var refreshWanted = false
     private var resetWanted = false
@@ -108,6 +109,12 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
     /// What the session knows of one beacon now (its page): `reply` is called through `hop`, after the next job.
     public func details(of identity: BeaconIdentity, reply: @escaping @Sendable (BeaconDetails) -> Void) {
         submit { $0.queries.append((identity, reply)) }
+    }
+
+    /// An announced entry raised no notification: the session's cool-down for that region does not start at it
+    /// (`BeaconSession.withdrawAnnouncement`), from the next job on.
+    public func withdrawAnnouncement(of region: String, at time: Double) {
+        submit { $0.withdrawals.append((region, time)) }
     }
 
     /// New calibrations or adapter offset; the last tick's beacons are listed again with them at the next tick.
@@ -182,6 +189,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
         var catalog: CatalogIndex?
         var calibration: PowerCalibration?
         var queries: [(identity: BeaconIdentity, reply: @Sendable (BeaconDetails) -> Void)]
+        var withdrawals: [(region: String, time: Double)]
         var sightings: [BeaconSighting]
         var inputs: Stage.Inputs
         var refresh: Bool
@@ -211,20 +219,21 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
             if !ticking { nextTick = nil }
             let tickDue = tickWanted || (nextTick.map { machineClock() >= $0 } ?? false)
             if tickDue || !sightings.isEmpty || resetWanted || refreshWanted || pendingCatalog != nil
-                || pendingCalibration != nil || !queries.isEmpty
+                || pendingCalibration != nil || !queries.isEmpty || !withdrawals.isEmpty
             {
                 var taken: [BeaconSighting] = []
                 swap(&taken, &sightings)
                 swap(&sightings, &spare)
                 let job = Job(
                     reset: resetWanted, catalog: pendingCatalog, calibration: pendingCalibration, queries: queries,
-                    sightings: taken,
+                    withdrawals: withdrawals, sightings: taken,
                     inputs: inputs,
                     refresh: refreshWanted, tick: tickDue, epoch: epoch)
                 resetWanted = false
                 pendingCatalog = nil
                 pendingCalibration = nil
                 queries = []
+                withdrawals = []
                 refreshWanted = false
                 tickWanted = false
                 if tickDue, let due = nextTick {
@@ -263,6 +272,7 @@ public final class BeaconSessionRunner<Stage: BeaconSessionStage>: @unchecked Se
         }
         if let catalog = job.catalog { session.setCatalog(catalog) }
         if let calibration = job.calibration { session.setCalibration(calibration) }
+        for withdrawal in job.withdrawals { session.withdrawAnnouncement(of: withdrawal.region, at: withdrawal.time) }
         let now = machineClock()
         for sighting in job.sightings {
             sourceClock.heard(sourceTime: sighting.time, at: now)

@@ -43,10 +43,8 @@ public struct OutboxEntry: Sendable, Equatable {
 /// Why an outbox action could not be done: what went wrong with the database as a value (the window words it),
 /// and the store's English detail for logs and the terminal.
 public struct OutboxQueueError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What kind of failure it was.
-    public enum Kind: Equatable, Sendable {
-        case cannotOpen, damaged, locked, readOnly, diskFull, newerVersion, other
-    }
+    /// What kind of failure it was: the store's problem.
+    public typealias Kind = StorageProblem
 
     public var kind: Kind
     /// In English; never shown in the window.

@@ -2,7 +2,8 @@
 public struct RegionMonitorConfiguration: Sendable {
     /// Unseen for this long (seconds), a region is exited.
     public var exitPeriod: Double
-    /// An entry this soon (seconds) after the last announced entry of the same region is not announced.
+    /// An entry this soon (seconds) after the last announced entry of the same region is not announced (an entry
+    /// whose announcement was withdrawn does not count).
     public var coolDown: Double
 
     /// The defaults (docs/monitoring.md); the `exit-period` and `cool-down` settings start from these.
@@ -25,6 +26,9 @@ public struct RegionMonitor {
         var inside = false
         var lastSeen = -Double.infinity
         var lastAnnounced: Double?
+        /// The announced entry before `lastAnnounced` (the cool-down counts from it again when the last one is
+        /// withdrawn).
+        var announcedBefore: Double?
     }
 
     private var states: [State]
@@ -77,9 +81,20 @@ public struct RegionMonitor {
             guard !states[r].inside else { continue }
             states[r].inside = true
             let announce = states[r].lastAnnounced.map { time - $0 >= configuration.coolDown } ?? true
-            if announce { states[r].lastAnnounced = time }
+            if announce {
+                states[r].announcedBefore = states[r].lastAnnounced
+                states[r].lastAnnounced = time
+            }
             emit(RegionEvent(kind: .enter, region: regions[r], time: time, beacon: beacon, announce: announce))
         }
+    }
+
+    /// The entry of the region `identifier` announced at `time` was not shown after all (the caller's rule left it
+    /// out): the cool-down counts from the announced entry before it again, so the next entry is not silenced by
+    /// one the user never saw. Nothing changes when a later entry was announced since.
+    public mutating func withdrawAnnouncement(of identifier: String, at time: Double) {
+        guard let r = indexByIdentifier[identifier], states[r].lastAnnounced == time else { return }
+        states[r].lastAnnounced = states[r].announcedBefore
     }
 
     /// Advances to `time`; calls `emit` for each region exited.

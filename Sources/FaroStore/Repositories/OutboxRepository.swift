@@ -338,7 +338,7 @@ public struct StoredOutboxQueue: OutboxQueue {
     public init(_ repository: OutboxRepository) { self.repository = repository }
 
     private func wrap<T>(_ body: () throws(StoreError) -> T) throws(OutboxQueueError) -> T {
-        do { return try body() } catch { throw OutboxQueueError(error.outboxKind, detail: error.description) }
+        do { return try body() } catch { throw OutboxQueueError(error.problem, detail: error.description) }
     }
 
     public func undelivered() throws(OutboxQueueError) -> [OutboxEntry] {
@@ -367,20 +367,5 @@ public struct StoredOutboxQueue: OutboxQueue {
 
     public func moveAll(to backend: String, now: Double) throws(OutboxQueueError) -> Int {
         try wrap { () throws(StoreError) in try repository.moveAll(to: backend, now: now) }
-    }
-}
-
-extension StoreError {
-    /// The kind of failure the outbox panel words.
-    var outboxKind: OutboxQueueError.Kind {
-        switch self {
-        case .cannotOpen: return .cannotOpen
-        case .corrupt: return .damaged
-        case .locked: return .locked
-        case .readOnly: return .readOnly
-        case .diskFull: return .diskFull
-        case .newerSchema: return .newerVersion
-        case .failed: return .other
-        }
     }
 }

@@ -1,3 +1,5 @@
+import FaroCore
+
 /// Why Faro's local database could not do what was asked, in words a user can act on. Faro never deletes or
 /// recreates a database that fails: the file stays as it is, so the user's data can still be rescued.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -36,6 +38,22 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "\(supported)). Update Faro; the file was not changed."
         case .failed(let path, let operation, let code, let message):
             return "Faro's database \(path) failed while \(operation): \(message) (SQLite code \(code))."
+        }
+    }
+}
+
+extension StoreError {
+    /// The problem as the value every layer above passes up (the outbox queue, FaroApp's ports), for the window to
+    /// word; the English `description` stays for logs and the terminal.
+    public var problem: StorageProblem {
+        switch self {
+        case .cannotOpen: return .cannotOpen
+        case .corrupt: return .damaged
+        case .locked: return .locked
+        case .readOnly: return .readOnly
+        case .diskFull: return .diskFull
+        case .newerSchema: return .newerVersion
+        case .failed: return .other
         }
     }
 }

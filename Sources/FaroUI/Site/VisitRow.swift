@@ -10,7 +10,9 @@ enum VisitItem {
 }
 
 /// A row of "Lugares visitados" that shows either kind of item: a bold heading, or a visit's place in bold over its
-/// business, times and closest distance. Texts are set only when they change.
+/// business, times and closest distance. Texts are set only when they change. A heading is read by screen readers
+/// (its role is "heading") but is no stop of the keyboard: it takes no focus and cannot be selected or activated
+/// (docs/keyboard.md; `VisitsPage` walks the keys past it).
 @MainActor
 final class VisitRow {
     let row: UnsafeMutablePointer<GtkWidget>
@@ -19,7 +21,8 @@ final class VisitRow {
     private let title: UnsafeMutablePointer<GtkWidget>
     private let detail: UnsafeMutablePointer<GtkWidget>
     private var texts: [String] = ["", "", "", ""]
-    private var isHeading: Bool?
+    /// Whether the row shows a day's heading (nil before it shows anything).
+    private(set) var isHeading: Bool?
 
     /// A new row at the end of `list`.
     init(in list: UnsafeMutablePointer<GtkWidget>) {
@@ -70,6 +73,10 @@ final class VisitRow {
         gtk_widget_set_visible(entry, isHeading ? 0 : 1)
         gtk_list_box_row_set_activatable(cast(row), isHeading ? 0 : 1)
         gtk_list_box_row_set_selectable(cast(row), isHeading ? 0 : 1)
+        gtk_widget_set_can_focus(row, isHeading ? 0 : 1)
+        if let accessible = gtk_widget_get_accessible(row) {
+            atk_object_set_role(accessible, isHeading ? ATK_ROLE_HEADING : ATK_ROLE_LIST_ITEM)
+        }
     }
 
     private func set(_ index: Int, _ text: String, _ apply: (String) -> Void) {

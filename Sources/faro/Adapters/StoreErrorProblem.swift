@@ -3,22 +3,8 @@ import FaroCore
 import FaroStore
 import FaroWeb
 
-/// The store's errors as the values FaroApp's ports carry: the window words the problem, the English detail stays
-/// for logs and the terminal.
-extension StoreError {
-    var problem: StorageProblem {
-        switch self {
-        case .cannotOpen: return .cannotOpen
-        case .corrupt: return .damaged
-        case .locked: return .locked
-        case .readOnly: return .readOnly
-        case .diskFull: return .diskFull
-        case .newerSchema: return .newerVersion
-        case .failed: return .other
-        }
-    }
-}
-
+// The store's errors as the values FaroApp's ports carry (`StoreError.problem`, FaroStore): the window words the
+// problem, the English detail stays for logs and the terminal.
 extension StorageFailure {
     init(_ error: StoreError) { self.init(error.problem, detail: error.description) }
 }
