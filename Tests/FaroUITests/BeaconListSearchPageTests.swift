@@ -8,8 +8,8 @@ import Testing
 @testable import FaroUI
 
 /// A search that leaves out most rows at once (docs/beacons.md, "Search"), on a real GTK window under Xvfb (the
-/// display of ReadableTextViewTests): the rows that stay are on top, in order, in the same update; the others are
-/// removed from idle callbacks, and the list ends with exactly the rows that match.
+/// display of ReadableTextViewTests): in the same update the list holds exactly the beacons that match, in order,
+/// and its rows built (those near the screen) show them from the top.
 @Suite("Beacon list page: a search leaving most rows out (GTK, Xvfb)", .serialized)
 @MainActor
 struct BeaconListSearchPageTests {
@@ -26,10 +26,14 @@ struct BeaconListSearchPageTests {
     /// The identities of the list box's rows, top first, as GTK holds them.
     func shownOrder(_ page: BeaconListPage) -> [BeaconIdentity?] {
         (0..<page.shownRows).map { i in
-            gtk_list_box_get_row_at_index(cast(page.list), Int32(i)).flatMap {
-                page.rowIdentity[UnsafeMutableRawPointer($0)]
-            }
+            page.identity(
+                of: gtk_list_box_get_row_at_index(cast(page.list), Int32(i)).map { UnsafeMutableRawPointer($0) })
         }
+    }
+
+    /// What the built rows should show: the listed beacons at their places.
+    func expectedRows(_ page: BeaconListPage, _ order: [BeaconIdentity]) -> [BeaconIdentity?] {
+        Array(order[page.first..<min(page.first + page.shownRows, order.count)]).map { Optional($0) }
     }
 
     @Test(.enabled(if: ReadableTextViewTests.available, Comment(rawValue: RequiredTool.xvfb.reason)))
@@ -48,30 +52,37 @@ struct BeaconListSearchPageTests {
         gtk_window_set_default_size(cast(window), 500, 700)
         gtk_container_add(cast(window), page.root)
         gtk_widget_show_all(window)
-        page.show(builder.update(snapshot: snapshot, catalog: CatalogIndex(), state: .scanning))
-        ReadableTextViewTests.runMainLoop { page.shownRows == 200 }
-        try #require(page.shownRows == 200)
-        ReadableTextViewTests.runMainLoop(for: 0.3)
+        let everything = builder.update(snapshot: snapshot, catalog: CatalogIndex(), state: .scanning)
+        page.show(everything)
+        ReadableTextViewTests.runMainLoop(for: 0.5)
+        try #require(page.listedRows == 200)
+        // Only the rows near the screen are built: three screenfuls at most, far fewer than the 200 listed.
+        #expect(page.shownRows > 0 && page.shownRows < 100, "\(page.shownRows) rows built for 200 beacons")
+        #expect(shownOrder(page) == expectedRows(page, everything.order))
 
         // "3/": the 50 beacons of major 3 (titled 3/1 … 3/50), every fourth row.
         let filtered = builder.update(
             snapshot: snapshot, catalog: CatalogIndex(), state: .scanning, query: SearchQuery("3/"))
         #expect(filtered.order.count == 50)
         page.show(filtered)
-        // In the same update: the 50 rows that match are the list's first rows, nearest first.
+        // In the same update: the list holds the 50 that match, nearest first, and the rows on screen show them.
+        #expect(page.displayed == filtered.order)
+        #expect(page.first == 0)
         let atOnce = shownOrder(page)
-        #expect(Array(atOnce.prefix(50)) == filtered.order.map { Optional($0) })
-        #expect(atOnce.count > 50, "the rows left out went in the update itself")
-        // Then the others go, from idle callbacks.
-        ReadableTextViewTests.runMainLoop { page.shownRows == 50 }
-        #expect(shownOrder(page) == filtered.order.map { Optional($0) })
+        let onScreen = Int(gtk_adjustment_get_page_size(page.adjustment) / page.rowHeight)
+        #expect(onScreen > 5 && atOnce.count >= onScreen)
+        #expect(Array(atOnce.prefix(onScreen)) == filtered.order.prefix(onScreen).map { Optional($0) })
+        // Then every row built shows its beacon, and no row is left of a beacon left out.
+        ReadableTextViewTests.runMainLoop(for: 0.3)
+        #expect(shownOrder(page) == expectedRows(page, filtered.order))
+        #expect(shownOrder(page).allSatisfy { id in id.map { filtered.positions[$0] != nil } ?? false })
 
         // The search emptied: every beacon comes back, nearest first.
         let all = builder.update(snapshot: snapshot, catalog: CatalogIndex(), state: .scanning)
         page.show(all)
-        ReadableTextViewTests.runMainLoop { page.shownRows == 200 }
         ReadableTextViewTests.runMainLoop(for: 0.3)
         page.refresh()
+        #expect(page.listedRows == 200 && page.displayed == all.order)
         #expect(Array(shownOrder(page).prefix(20)) == all.order.prefix(20).map { Optional($0) })
     }
 
@@ -95,6 +106,7 @@ struct BeaconListSearchPageTests {
         gtk_widget_show_all(window)
         page.show(builder.update(snapshot: snapshot(reversed: false), catalog: CatalogIndex(), state: .scanning))
         ReadableTextViewTests.runMainLoop { page.shownRows == 20 }
+        #expect(page.listedRows == 20)
         // The pointer rests on the list while "3/" is typed: the rows it leaves out go at once all the same.
         page.pointerInside = true
         let query = SearchQuery("3/")

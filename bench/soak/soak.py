@@ -12,15 +12,16 @@ beacon never heard before starts advertising and the soak waits for its row thro
 Faults: a churn of 300 short-lived beacons (twice); bluetoothd gone and back; the adapter removed and added back;
 the adapter powered off and on; a suspend (PrepareForSleep(true), the wall clock +8 h, PrepareForSleep(false));
 the wall clock stepped back 1 h; the backend down for 60 s while a registration is queued; a quiet scanner
-(Discovering stays true but nothing is delivered until discovery is started again). Then the window is closed and
-the CPU share with the 40 beacons is measured.
+(Discovering stays true but nothing is delivered until discovery is started again). Then the window is closed,
+the CPU share with the 40 beacons is measured, and a third churn passes the tray.
 
 Every 5 s it samples Faro's /proc (RssAnon, VmRSS, open files, threads, CPU ticks) and the database's WAL (frames
 written, from the WAL file's own headers). It prints key=value lines and PASS/FAIL per goal.
 
 Environment: FARO_BIN_DIR (faro, faro-backend), SOAK_MINUTES (default 15; the timeline stretches with it),
 SOAK_OUT (folder for logs and samples), SOAK_QUIET_SECONDS (how long a quiet scanner stays quiet if nothing
-restarts discovery, default 120), SOAK_CHURN (beacons per churn wave, default 300; fewer for a quick look).
+restarts discovery, default 120), SOAK_CHURN (beacons per churn wave, default 300; fewer for a quick look),
+SOAK_TRAY_CHURN (0 skips the third churn, made with the window closed and reported beside the goal's two).
 """
 import json
 import os
@@ -37,6 +38,7 @@ BIN = os.environ["FARO_BIN_DIR"]
 OUT = os.environ["SOAK_OUT"]
 MINUTES = float(os.environ.get("SOAK_MINUTES", "15"))
 QUIET_SECONDS = float(os.environ.get("SOAK_QUIET_SECONDS", "120"))
+TRAY_CHURN = os.environ.get("SOAK_TRAY_CHURN", "1") != "0"
 CHURN = int(os.environ.get("SOAK_CHURN", "300"))
 PY = "/usr/bin/python3"
 FAKETIME_LIB = os.environ["SOAK_FAKETIME_LIB"]
@@ -493,9 +495,11 @@ def settle(seconds):
 
 
 churn_results = []
+# The same churn once more after the window is closed (Faro in the tray): what stays without the list's rows.
+tray_churn_results = []
 
 
-def churn(wave):
+def churn(wave, results=churn_results):
     """CHURN short-lived beacons: 30 s each, four arriving a second, then gone (removed from BlueZ as bluetoothd
     forgets them); anonymous memory before and once they have all left."""
     settle(10)
@@ -514,7 +518,7 @@ def churn(wave):
     listed("0/0")
     settle(10)
     after = anon()
-    churn_results.append((before, after))
+    results.append((before, after))
     log("churn", wave, "anon before %d kB, after %d kB" % (before, after))
 
 
@@ -636,6 +640,9 @@ try:
     settle(max(60, min(180, remaining)))
     steady_to = proc_sample()
     check_alive()
+    if TRAY_CHURN:
+        churn(3, tray_churn_results)
+        check_alive()
 except Exception as e:  # noqa: BLE001  (every failure is reported below)
     log("soak stopped early:", repr(e))
     fault_failures.append(repr(e))
@@ -677,6 +684,9 @@ goal("every fault recovered within %.0f s, no crash" % RECOVERY_GOAL,
 for i, (before, after) in enumerate(churn_results, 1):
     say("churn%d_anon_before_kb" % i, before)
     say("churn%d_anon_after_kb" % i, after)
+for before, after in tray_churn_results:
+    say("tray_churn_anon_before_kb", before)
+    say("tray_churn_anon_after_kb", after)
 goal("anonymous memory back within 1 MB after each churn of %d" % CHURN,
      bool(churn_results) and all(a - b <= 1024 for b, a in churn_results),
      " ".join("%+d kB" % (a - b) for b, a in churn_results))

@@ -16,7 +16,7 @@ import FoundationEssentials
 /// - `FARO_STALL_PROBE=SECONDS`: a 2 ms timeout on the main loop records how late each call comes (the gap since the
 ///   previous call minus the period); after `FARO_STALL_WARMUP` seconds (default 5: the list fills up) it measures
 ///   for SECONDS, then prints `stall_p99_ms=… stall_max_ms=… stall_samples=…` (and the stalls over 16 ms, the main
-///   thread's own CPU time per gap, the warm-up's worst stall, the rows in the list, and the charts of beacon pages
+///   thread's own CPU time per gap, the warm-up's worst stall, the beacons listed and the rows built for them, and the charts of beacon pages
 ///   drawn while it measured) to stdout.
 @MainActor
 enum TimingReport {
@@ -178,10 +178,10 @@ private final class StallProbe {
         let line = String(
             cFormat: "stall_p50_ms=%.2f stall_p99_ms=%.2f stall_max_ms=%.2f stall_samples=%ld "
                 + "stall_over_16ms=%ld stall_busy_p99_ms=%.2f stall_busy_max_ms=%.2f "
-                + "stall_warmup_max_ms=%.2f stall_rows=%ld stall_charts_drawn=%ld\n",
+                + "stall_warmup_max_ms=%.2f stall_rows=%ld stall_built_rows=%ld stall_charts_drawn=%ld\n",
             percentile(sorted, 50), percentile(sorted, 99), sorted.last ?? 0, sorted.count, over,
-            percentile(sortedBusy, 99), sortedBusy.last ?? 0, warmUpMax, window.beacons.shownRows,
-            BeaconPage.chartsDrawn - (chartsBefore ?? BeaconPage.chartsDrawn))
+            percentile(sortedBusy, 99), sortedBusy.last ?? 0, warmUpMax, window.beacons.listedRows,
+            window.beacons.shownRows, BeaconPage.chartsDrawn - (chartsBefore ?? BeaconPage.chartsDrawn))
         StandardStreams.writeOutput(line)
     }
 }

@@ -4,7 +4,8 @@ import FaroCore
 import FaroGLib
 
 /// The list's input (docs/beacon-page.md): a single click opens a row, a long press, a right click, the Menu key or
-/// Shift+F10 shows its menu, and rows hold still while the pointer is over the list or a row has the focus.
+/// Shift+F10 shows its menu, the arrow and page keys move through the whole list (built rows or not), and rows hold
+/// still while the pointer is over the list or a row has the focus.
 extension BeaconListPage {
     /// Connects the list's pointer, touch and key signals.
     func installInput() {
@@ -49,41 +50,126 @@ extension BeaconListPage {
                 if button.pointee.type == GDK_BUTTON_PRESS, button.pointee.button == 1 {
                     self.pointerInside = true
                     self.activatedSincePress = false
-                    self.pressed = gtk_list_box_get_row_at_y(cast(self.list), Int32(button.pointee.y)).flatMap {
-                        self.rowIdentity[UnsafeMutableRawPointer($0)]
-                    }
+                    self.pressed = self.identity(
+                        of: gtk_list_box_get_row_at_y(cast(self.list), Int32(button.pointee.y)))
                     return false
                 }
                 guard button.pointee.type == GDK_BUTTON_PRESS, button.pointee.button == 3,
-                    let row = gtk_list_box_get_row_at_y(cast(self.list), Int32(button.pointee.y)),
-                    let id = self.rowIdentity[UnsafeMutableRawPointer(row)]
+                    let id = self.identity(of: gtk_list_box_get_row_at_y(cast(self.list), Int32(button.pointee.y)))
                 else { return false }
                 self.showMenu(for: id, event: event)
                 return true
             })
         installLongPress()
-        // The Menu key and Shift+F10 on the focused row (the keys of GTK's "popup-menu", which no row takes).
+        // The Menu key and Shift+F10 on the focused row (the keys of GTK's "popup-menu", which no row takes); the
+        // arrows, Page Up/Down, Home and End over the whole list.
         Signal.connect(
             list, "key-press-event",
             event: { [weak self] event in
-                guard let self, let event,
-                    WindowKeys.isKey(event, GDK_KEY_Menu)
-                        || WindowKeys.isKey(event, GDK_KEY_F10, modifiers: GDK_SHIFT_MASK),
-                    let focus = gtk_container_get_focus_child(cast(self.list)),
-                    let id = self.rowIdentity[UnsafeMutableRawPointer(focus)]
-                else { return false }
-                self.showMenu(for: id, event: nil, row: focus)
-                return true
+                guard let self, let event else { return false }
+                if WindowKeys.isKey(event, GDK_KEY_Menu)
+                    || WindowKeys.isKey(event, GDK_KEY_F10, modifiers: GDK_SHIFT_MASK)
+                {
+                    guard let focus = gtk_container_get_focus_child(cast(self.list)),
+                        let id = self.identity(of: UnsafeMutableRawPointer(focus))
+                    else { return false }
+                    self.showMenu(for: id, event: nil, row: focus)
+                    return true
+                }
+                return self.key(event)
             })
         Signal.connect(
             list, "row-activated",
             pointer: { [weak self] row in
-                guard let self, let row, let id = self.rowIdentity[row] else { return }
+                guard let self, let id = self.identity(of: row) else { return }
                 self.activatedSincePress = true
                 // A click opens the beacon that was under the pointer when the button went down.
                 self.onActivate?(self.pressed ?? id)
                 self.pressed = nil
             })
+        Signal.connect(
+            list, "row-selected",
+            pointer: { [weak self] row in
+                // The user's choice; the page's own selecting and unselecting as rows are rebound is not.
+                guard let self, !self.steering, let id = self.identity(of: row) else { return }
+                self.selectedBeacon = id
+            })
+        Signal.connect(list, "set-focus-child", pointer: { [weak self] child in self?.focusEntered(child) })
+    }
+
+    /// A key on the list: the arrows, Page Up/Down, Home and End move the focus (and, without Ctrl, the selection)
+    /// from the focused beacon through the whole list, scrolling its row into view; at either end of the list GTK
+    /// takes the key, as it did before. Enter while the focused beacon's row is scrolled away opens that beacon.
+    func key(_ event: UnsafeMutableRawPointer) -> Bool {
+        let key = event.assumingMemoryBound(to: GdkEventKey.self).pointee
+        guard key.type == GDK_KEY_PRESS else { return false }
+        let modifiers = key.state & gtk_accelerator_get_default_mod_mask().rawValue
+        let control = GDK_CONTROL_MASK.rawValue
+        guard modifiers & ~(control | GDK_SHIFT_MASK.rawValue) == 0, let id = focused,
+            let from = displayed.firstIndex(of: id)
+        else { return false }
+        let last = displayed.count - 1
+        let page = adjustment.map { gtk_adjustment_get_page_size($0) } ?? 0
+        let pageRows = max(Int(page / max(rowHeight, 1)), 1)
+        let target: Int
+        switch Int32(key.keyval) {
+        case GDK_KEY_Up, GDK_KEY_KP_Up: target = from - 1
+        case GDK_KEY_Down, GDK_KEY_KP_Down: target = from + 1
+        case GDK_KEY_Page_Up, GDK_KEY_KP_Page_Up: target = from - pageRows
+        case GDK_KEY_Page_Down, GDK_KEY_KP_Page_Down: target = from + pageRows
+        case GDK_KEY_Home, GDK_KEY_KP_Home: target = 0
+        case GDK_KEY_End, GDK_KEY_KP_End: target = last
+        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space, GDK_KEY_KP_Space:
+            guard modifiers == 0, let toplevel = gtk_widget_get_toplevel(list),
+                gtk_window_get_focus(cast(toplevel)) == list
+            else { return false }
+            onActivate?(id)
+            return true
+        default: return false
+        }
+        let to = min(max(target, 0), last)
+        guard to != from else { return false }
+        focus(displayed[to], select: modifiers & control == 0)
+        return true
+    }
+
+    /// The focus came to a row. From another row of the list, or by a click or touch on the list, the row's beacon
+    /// is the focused one. From outside the list by the keyboard or the window (Tab, or the window's stack giving the
+    /// focus back to the row it last had when its page comes back), GTK chose a row widget, which may now show
+    /// another beacon: the focus goes where GTK would have put it in the whole list, at the beacon whose row had
+    /// it (or, for Tab, the selected beacon), else the first (or, for Shift+Tab, the last).
+    func focusEntered(_ child: UnsafeMutableRawPointer?) {
+        let previous = focusChild
+        focusChild = child
+        guard !steering, let child, let id = identity(of: child) else { return }
+        let event = gtk_get_current_event()
+        defer { if let event { gdk_event_free(event) } }
+        let type = event?.pointee.type ?? GDK_NOTHING
+        let onList = event.map { $0.pointee.any.window == gtk_widget_get_window(list) } ?? false
+        let pointer = [GDK_BUTTON_PRESS, GDK_BUTTON_RELEASE, GDK_TOUCH_BEGIN, GDK_TOUCH_END].contains(type)
+        if previous != nil || (pointer && onList) {
+            focused = id
+            return
+        }
+        let listed = { (id: BeaconIdentity?) in id.flatMap { self.rowModel($0) == nil ? nil : $0 } }
+        let tab =
+            type == GDK_KEY_PRESS
+            && [GDK_KEY_Tab, GDK_KEY_KP_Tab, GDK_KEY_ISO_Left_Tab].contains(Int32(event?.pointee.key.keyval ?? 0))
+        let backward = tab && (event?.pointee.key.state ?? 0) & GDK_SHIFT_MASK.rawValue != 0
+        let target =
+            tab
+            ? listed(selectedBeacon) ?? (backward ? displayed.last : displayed.first)
+            : listed(focused) ?? listed(selectedBeacon) ?? displayed.first
+        guard let target, target != id else {
+            focused = id
+            return
+        }
+        focused = target
+        // Not from within GTK's own focus change.
+        MainContextSources.addIdle(priority: .highIdle) { [weak self] in
+            MainActor.assumeIsolated { self?.focus(target, select: false) }
+            return false
+        }
     }
 
     /// Whether rows keep their places now: the pointer is over the list, a row has the keyboard focus, or the
@@ -94,7 +180,7 @@ extension BeaconListPage {
         guard let toplevel = gtk_widget_get_toplevel(list), let focus = gtk_window_get_focus(cast(toplevel)) else {
             return false
         }
-        return gtk_widget_is_ancestor(focus, list) != 0
+        return focus == list || gtk_widget_is_ancestor(focus, list) != 0
     }
 
     /// The pointer left the list: after the grace, the list takes its order again.
@@ -122,7 +208,7 @@ extension BeaconListPage {
             point: { [weak self] _, y in
                 guard let self, let gesture = self.longPress,
                     let row = gtk_list_box_get_row_at_y(cast(self.list), Int32(y)),
-                    let id = self.rowIdentity[UnsafeMutableRawPointer(row)]
+                    let id = self.identity(of: UnsafeMutableRawPointer(row))
                 else { return }
                 let sequence = gtk_gesture_single_get_current_sequence(gesture)
                 gtk_gesture_set_state(gesture, GTK_EVENT_SEQUENCE_CLAIMED)

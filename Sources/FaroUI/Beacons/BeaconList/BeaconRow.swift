@@ -2,11 +2,13 @@ internal import CGtk
 import FaroApp
 import FaroCore
 
-/// One row of the beacon list (`Resources/ui/beacon-row.ui`): title, business, distance, proximity and the sparkline. Updated in place every
-/// tick, so selection and focus survive.
+/// One row of the beacon list (`Resources/ui/beacon-row.ui`): title, business, distance, proximity and the
+/// sparkline. The list keeps a few of them and binds each to whichever beacon is at its place (`apply`), so a row
+/// shows one beacon now and another later; rows are not destroyed when their beacon leaves.
 @MainActor
 final class BeaconRow {
-    let identity: BeaconIdentity
+    /// The beacon the row shows (nil until it is first bound).
+    private(set) var identity: BeaconIdentity?
     let row: UnsafeMutablePointer<GtkWidget>
     private let title: UnsafeMutablePointer<GtkWidget>
     private let subtitle: UnsafeMutablePointer<GtkWidget>
@@ -18,8 +20,7 @@ final class BeaconRow {
     /// The revision of `model` (see `BeaconListUpdate.revisions`): the row is current when it equals the latest.
     private(set) var revision: UInt64?
 
-    init(identity: BeaconIdentity) {
-        self.identity = identity
+    init() {
         let template = Template("beacon-row")
         row = template.widget("row")
         // The row outlives the builder: the list box takes it.
@@ -33,10 +34,10 @@ final class BeaconRow {
 
     isolated deinit { g_object_unref(UnsafeMutableRawPointer(row)) }
 
-    /// Puts a new state into the widgets, touching only what changed (each changed label is re-measured). A list
-    /// of a thousand beacons changes nearly every row every second: the list page calls this only for rows near
-    /// the viewport, so rows off screen keep what they show until they are scrolled into view.
+    /// Shows a beacon's state (the same beacon's newer values, or another beacon's), touching only the widgets whose
+    /// text changed (each changed label is re-measured).
     func apply(_ model: BeaconRowModel, revision: UInt64) {
+        identity = model.identity
         self.revision = revision
         let old = self.model
         self.model = model
