@@ -17,3 +17,7 @@ int faro_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actio
 void faro_release_free_heap(void) {
     malloc_trim(0);
 }
+
+void faro_malloc_one_arena(void) {
+    mallopt(M_ARENA_MAX, 1);
+}

@@ -16,4 +16,8 @@ int faro_posix_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actio
 /// module does not declare).
 void faro_release_free_heap(void);
 
+/// Makes every thread allocate from the main heap (`mallopt(M_ARENA_MAX, 1)`): called before the process starts
+/// its threads.
+void faro_malloc_one_arena(void);
+
 #endif
