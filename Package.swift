@@ -120,7 +120,7 @@ let package = Package(
                 "FaroCore", "FaroGLib", "FaroBluetooth", "FaroStore", "FaroCurl", "FaroNet", "FaroApp", "FaroUI",
                 "FaroWeb",
                 "FaroInstall", "FaroBackend",
-                "FaroCommandLine", "FaroSettings",
+                "FaroCommandLine", "FaroSettings", "CShim",
             ],
             path: "Sources/faro",
             linkerSettings: faroReleaseLinking

@@ -85,6 +85,39 @@ struct BeaconSessionTests {
         #expect(quiet.inRange == 3)
     }
 
+    /// A crowd of 100 beacons passes while one stays: the stage asks once for free memory to be handed back, when
+    /// the lists it still holds no longer name the crowd, and not while the one beacon goes on.
+    @Test func aCrowdLeavingReleasesFreeMemoryOnceItsListsAreGone() {
+        final class Count: @unchecked Sendable {
+            private let lock = ConditionLock()
+            private var value = 0
+            func add() { lock.withLock { value += 1 } }
+            var now: Int { lock.withLock { value } }
+        }
+        var session = exactSession(exitPeriod: 10)
+        let released = Count()
+        let published = Published()
+        let stage = BeaconListStage(
+            localize: .english, releaseFreeMemory: { released.add() }, publish: { published.take($0) })
+        let inputs = BeaconListInputs(state: .scanning, listWanted: true)
+        _ = feed(&session, (1...100).map { sighting(UInt16($0), rssi: -70, at: 0.5) })
+        var listed: [Int] = []
+        var releasedAt: [Int] = []
+        for second in 1...40 {
+            let t = Double(second)
+            _ = feed(&session, [sighting(1, rssi: -60, at: t - 0.5)])
+            _ = stage.process(tick(&session, at: t), inputs: inputs, refresh: false)
+            listed.append(published.last?.order.count ?? -1)
+            if released.now > releasedAt.count { releasedAt.append(second) }
+        }
+        #expect(listed.first == 100)
+        #expect(listed.last == 1)
+        #expect(released.now == 1, "released \(released.now) times over \(listed)")
+        // The second list in a row without the crowd: the stage held the last one that named it until then.
+        let firstSmall = (listed.firstIndex { $0 <= 50 } ?? 0) + 1
+        #expect(releasedAt == [firstSmall + 1], "lists \(listed), released at \(releasedAt)")
+    }
+
     @Test func aCataloguedPlaceIsEnteredAtItsFirstSightingAndLeftAfterTheExitPeriod() {
         var session = exactSession(exitPeriod: 10)
         session.setCatalog(CatalogIndex([place(1, "Café")]))

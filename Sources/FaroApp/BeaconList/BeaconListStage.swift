@@ -42,9 +42,16 @@ public final class BeaconListStage: BeaconSessionStage, @unchecked Sendable {
     /// next, never holds the last reference to the old one: a thousand rows' strings and histories are freed
     /// here, a tick later, instead of in the main loop.
     private var delivered: [BeaconListUpdate] = []
+    /// Called on the session's thread once a crowd has left the list and its lists are freed (`CrowdDeparture`).
+    private let releaseFreeMemory: @Sendable () -> Void
+    private var departure = CrowdDeparture()
 
-    public init(localize: Localizer, publish: @escaping @Sendable (BeaconListUpdate) -> Void) {
+    public init(
+        localize: Localizer, releaseFreeMemory: @escaping @Sendable () -> Void = {},
+        publish: @escaping @Sendable (BeaconListUpdate) -> Void
+    ) {
         builder = BeaconListBuilder(localize: localize)
+        self.releaseFreeMemory = releaseFreeMemory
         self.publish = publish
     }
 
@@ -63,6 +70,9 @@ public final class BeaconListStage: BeaconSessionStage, @unchecked Sendable {
                     delivered.append(built)
                     if delivered.count > 2 { delivered.removeFirst() }
                     publish(built)
+                    // The lists held here are the largest a crowd's rows still take: once they are small again,
+                    // the crowd's strings and histories are freed.
+                    if departure.observe(listed: delivered.map(\.order.count).max() ?? 0) { releaseFreeMemory() }
                 }
                 var result = BeaconListTickResult(
                     inRange: ranged.snapshot.beacons.count, catalogued: ranged.cataloguedInRange)

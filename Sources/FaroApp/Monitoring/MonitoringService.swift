@@ -33,6 +33,9 @@ public struct MonitoringEnvironment {
     /// Where the session's beacon lists go (the window observes it). By default it hops with `hop`; the window
     /// gives one that hops straight through the GTK main loop.
     public var listFeed: BeaconListFeed
+    /// Gives the system back the memory the process holds free (the window's `malloc_trim`), called on the
+    /// session's thread once a crowd has left the list.
+    public var releaseFreeMemory: @Sendable () -> Void = {}
 
     public init(
         makeSource: @escaping @MainActor () -> any AdvertisementSource, settings: any SettingsStore,
@@ -250,7 +253,8 @@ public final class MonitoringService {
         let made = BeaconSessionRunner(
             session: BeaconSession(configuration: environment.session),
             stage: BeaconListStage(
-                localize: environment.localize, publish: { [feed = environment.listFeed] in feed.publish($0) }),
+                localize: environment.localize, releaseFreeMemory: environment.releaseFreeMemory,
+                publish: { [feed = environment.listFeed] in feed.publish($0) }),
             inputs: inputs,
             machineClock: environment.machineClock, autoTick: environment.autoTick, hop: environment.hop
         ) { [weak self] outputs in

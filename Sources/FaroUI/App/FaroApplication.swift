@@ -1,4 +1,5 @@
 internal import CGtk
+internal import CShim
 import FaroApp
 import FaroCore
 import FaroGLib
@@ -51,6 +52,7 @@ public final class FaroApplication {
         }
         monitoringEnvironment.hasSavedPage = { [site = environment.site] url in site?.savedCopy(of: url) != nil }
         monitoringEnvironment.adapterName = environment.adapterName
+        monitoringEnvironment.releaseFreeMemory = { faro_release_free_heap() }
         listFeed = BeaconListFeed(hop: MainThread.hop)
         monitoringEnvironment.listFeed = listFeed
         monitoring = MonitoringService(environment: monitoringEnvironment)

@@ -1,3 +1,4 @@
+internal import CShim
 import Dispatch
 import FaroApp
 import FaroBluetooth
@@ -19,6 +20,8 @@ enum GUICommand {
         var args = arguments
         let options = try GUIOptions(&args)
         try args.finish()
+        // Before any thread starts: the tray app's threads share one heap (docs/monitoring.md, "Memory").
+        faro_malloc_one_arena()
         let (demo, service, noTray, background, speed) =
             (options.demo, options.service, options.noTray, options.background, options.speed)
         var sourceName = options.sourceName
