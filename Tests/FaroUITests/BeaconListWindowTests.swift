@@ -18,11 +18,7 @@ struct BeaconListWindowTests {
     let uuid = BeaconUUID(high: 0xFA20_DE30_0B1E_4C5A, low: 0x9B5E_D3A0_BE0C_0DE1)
 
     func ranged(major: UInt16, minor: UInt16, distance: Double) -> RangedBeacon {
-        let id = BeaconIdentity(uuid: uuid, major: major, minor: minor)
-        return RangedBeacon(
-            identity: id, measuredPower: -59, address: BluetoothAddress(value: UInt64(major) << 16 | UInt64(minor)),
-            rssi: -60, smoothedRSSI: -60, distance: distance, proximity: Proximity(distance: distance),
-            firstSeen: 0, lastSeen: 1, history: DistanceHistory([3, 2.5]))
+        rangedBeacon(uuid: uuid, major: major, minor: minor, distance: distance)
     }
 
     func snapshot(_ beacons: [RangedBeacon]) -> RangingSnapshot {
